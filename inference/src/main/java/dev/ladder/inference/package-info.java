@@ -1,0 +1,4 @@
+/**
+ * Language models: weights, tokenizers, prompt formats and generation. Knows nothing about SQL.
+ */
+package dev.ladder.inference;

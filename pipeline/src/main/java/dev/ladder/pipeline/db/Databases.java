@@ -1,0 +1,134 @@
+package dev.ladder.pipeline.db;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * Opens {@link Database}s from what a user types:
+ * <ul>
+ *   <li>a known name ({@code classicmodels}): the embedded MariaDB, loaded on first use; or, with
+ *       an external server URL, that database on that server</li>
+ *   <li>{@code jdbc:mysql://host:port/db?user=...} or {@code jdbc:mariadb://...}: an external server</li>
+ *   <li>a path to a {@code .sqlite}, {@code .sqlite3} or {@code .db} file: SQLite, opened read-only</li>
+ * </ul>
+ */
+public final class Databases {
+
+    public static final Set<String> KNOWN = Set.of(ClassicModels.NAME);
+
+    private Databases() {}
+
+    /** Opens {@code spec} with the configured data directory and the embedded server. */
+    public static Database open(String spec) {
+        return open(spec, LadderPaths.dataDir(), Optional.empty());
+    }
+
+    /**
+     * @param dataDir   where dumps are looked for before downloading
+     * @param serverUrl an external MySQL/MariaDB server for known names (instead of the embedded one)
+     */
+    public static Database open(String spec, Optional<Path> dataDir, Optional<String> serverUrl) {
+        if (spec == null || spec.isBlank()) throw new UserError("no database given");
+        String s = spec.strip();
+        if (s.startsWith("jdbc:")) return external(s);
+        String lower = s.toLowerCase(Locale.ROOT);
+        if (KNOWN.contains(lower)) {
+            if (serverUrl.isPresent()) return external(withDatabase(serverUrl.get(), lower));
+            EmbeddedMariaDb server = EmbeddedMariaDb.shared();
+            ClassicModels.ensureLoaded(server, dataDir);
+            return embedded(server, lower);
+        }
+        if (lower.endsWith(".sqlite") || lower.endsWith(".sqlite3") || lower.endsWith(".db") || Files.isRegularFile(Path.of(s))) {
+            return sqlite(Path.of(s));
+        }
+        throw new UserError("unknown database '" + spec + "': use one of " + KNOWN
+                + ", a jdbc:mysql:// URL, or a path to a SQLite file");
+    }
+
+    /** A database on the embedded server, read through the SELECT-only account. */
+    public static Database embedded(EmbeddedMariaDb server, String database) {
+        return new JdbcDatabase(database, DatabaseKind.EMBEDDED_MARIADB, () -> server.readerConnection(database), null);
+    }
+
+    /**
+     * An external MySQL/MariaDB database. The session is read-only; for a second, independent
+     * barrier give a URL whose account holds only SELECT.
+     */
+    public static Database external(String url) {
+        String database = databaseOf(url);
+        if (database.isEmpty()) {
+            throw new UserError("the URL " + redact(url) + " names no database: use jdbc:mysql://host:port/DATABASE");
+        }
+        String jdbc = url.replaceFirst("^jdbc:mariadb:", "jdbc:mysql:");
+        try (Connection probe = DriverManager.getConnection(jdbc)) {
+            probe.isValid(5);
+        } catch (SQLException e) {
+            throw new UserError("cannot connect to " + redact(url) + ": " + e.getMessage(), e);
+        }
+        return new JdbcDatabase(database, DatabaseKind.EXTERNAL_MYSQL, () -> {
+            Connection c = DriverManager.getConnection(jdbc);
+            ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL);
+            return c;
+        }, null);
+    }
+
+    /** A SQLite file opened with {@code mode=ro}: the file cannot change through this connection. */
+    public static Database sqlite(Path file) {
+        Path abs = file.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(abs)) throw new UserError("no such SQLite file: " + abs);
+        String name = abs.getFileName().toString().replaceFirst("\\.(sqlite3?|db)$", "");
+        SQLiteConfig cfg = new SQLiteConfig();
+        cfg.setReadOnly(true);
+        cfg.setOpenMode(SQLiteOpenMode.READONLY);
+        cfg.enforceForeignKeys(true);
+        String url = "jdbc:sqlite:file:" + abs + "?mode=ro";
+        try (Connection probe = cfg.createConnection(url); Statement st = probe.createStatement()) {
+            st.executeQuery("SELECT count(*) FROM sqlite_master").close();
+        } catch (SQLException e) {
+            throw new UserError("cannot open " + abs + " as SQLite: " + e.getMessage(), e);
+        }
+        return new JdbcDatabase(name, DatabaseKind.SQLITE_FILE, () -> {
+            Connection c = cfg.createConnection(url);
+            ReadOnlySessions.makeReadOnly(c, Dialect.SQLITE);
+            return c;
+        }, null);
+    }
+
+    static String databaseOf(String url) {
+        String rest = url.replaceFirst("^jdbc:(mysql|mariadb)://", "");
+        int slash = rest.indexOf('/');
+        if (slash < 0) return "";
+        String db = rest.substring(slash + 1);
+        int q = db.indexOf('?');
+        return q >= 0 ? db.substring(0, q) : db;
+    }
+
+    /** {@code url} with its path replaced by {@code database} (query kept). */
+    static String withDatabase(String url, String database) {
+        if (!url.startsWith("jdbc:mysql://") && !url.startsWith("jdbc:mariadb://")) {
+            throw new UserError("--url must be a jdbc:mysql:// or jdbc:mariadb:// URL, got " + redact(url));
+        }
+        String scheme = url.substring(0, url.indexOf("://") + 3);
+        String rest = url.substring(scheme.length());
+        int q = rest.indexOf('?');
+        String query = q >= 0 ? rest.substring(q) : "";
+        String hostPart = (q >= 0 ? rest.substring(0, q) : rest);
+        int slash = hostPart.indexOf('/');
+        if (slash >= 0) hostPart = hostPart.substring(0, slash);
+        return scheme + hostPart + "/" + database + query;
+    }
+
+    /** The URL without its password, for messages. */
+    public static String redact(String url) {
+        return url.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@]+):[^@/]*@", "//$1:***@");
+    }
+}

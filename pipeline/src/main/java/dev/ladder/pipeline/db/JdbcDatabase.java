@@ -1,0 +1,205 @@
+package dev.ladder.pipeline.db;
+
+import dev.ladder.pipeline.sql.GuardVerdict;
+import dev.ladder.pipeline.sql.SqlGuard;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@link Database} over JDBC. Every connection it opens is read-only at the server (a SELECT-only
+ * account and a read-only session for MariaDB/MySQL, {@code mode=ro} for SQLite); the
+ * {@link SqlGuard} in front of it only makes refusals early and explainable.
+ */
+public final class JdbcDatabase implements Database {
+
+    /** Client-side backstop after the server-side limit: cancel a statement this long after its timeout. */
+    private static final long CANCEL_GRACE_MILLIS = 300;
+
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ladder-sql-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final String name;
+    private final DatabaseKind kind;
+    private final ConnectionSource connections;
+    private final AutoCloseable owner;
+    private final SqlGuard guard;
+    private Connection connection;
+    private Duration sessionTimeout;
+    private Schema schema;
+
+    /**
+     * @param owner closed with this database (e.g. a reference to the embedded server); may be null
+     */
+    JdbcDatabase(String name, DatabaseKind kind, ConnectionSource connections, AutoCloseable owner) {
+        this.name = name;
+        this.kind = kind;
+        this.connections = connections;
+        this.owner = owner;
+        this.guard = new SqlGuard(kind.dialect());
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public DatabaseKind kind() {
+        return kind;
+    }
+
+    @Override
+    public synchronized Execution execute(String sql, ExecutionLimits limits) {
+        GuardVerdict verdict = guard.check(sql);
+        String statement = verdict.sql();
+        if (!verdict.accepted()) {
+            return Execution.failure(statement, verdict.syntax() ? ExecutionError.Kind.SYNTAX : ExecutionError.Kind.REJECTED,
+                    verdict.reason());
+        }
+        long started = System.nanoTime();
+        try {
+            Connection c = connection(limits.timeout());
+            try (Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                st.setMaxRows(limits.rowCap() + 1);
+                AtomicBoolean cancelled = new AtomicBoolean();
+                ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
+                    cancelled.set(true);
+                    try {
+                        st.cancel();
+                    } catch (SQLException | RuntimeException ignored) {
+                        // the statement may have finished meanwhile
+                    }
+                }, limits.timeout().toMillis() + (kind.dialect() == Dialect.MYSQL ? CANCEL_GRACE_MILLIS : 0),
+                        TimeUnit.MILLISECONDS);
+                try {
+                    QueryResult result = read(st, statement, limits, started);
+                    return new Execution.Success(statement, result);
+                } catch (SQLException e) {
+                    if (cancelled.get()) {
+                        return Execution.failure(statement, ExecutionError.Kind.TIMEOUT,
+                                "statement cancelled after " + limits.timeout().toMillis() + " ms");
+                    }
+                    throw e;
+                } finally {
+                    watchdog.cancel(false);
+                }
+            }
+        } catch (SQLException e) {
+            ExecutionError error = SqlErrors.classify(kind.dialect(), e, limits.timeout());
+            if (SqlErrors.connectionBroken(e)) dropConnection();
+            return new Execution.Failure(statement, error);
+        } catch (RuntimeException e) {
+            dropConnection();
+            return Execution.failure(statement, ExecutionError.Kind.OTHER, String.valueOf(e.getMessage()));
+        }
+    }
+
+    private QueryResult read(Statement st, String sql, ExecutionLimits limits, long started) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            int n = md.getColumnCount();
+            List<String> labels = new ArrayList<>(n);
+            int[] types = new int[n];
+            String[] typeNames = new String[n];
+            for (int i = 1; i <= n; i++) {
+                labels.add(md.getColumnLabel(i));
+                types[i - 1] = md.getColumnType(i);
+                typeNames[i - 1] = md.getColumnTypeName(i);
+            }
+            List<List<Object>> rows = new ArrayList<>();
+            boolean truncated = false;
+            while (rs.next()) {
+                if (rows.size() == limits.rowCap()) {
+                    truncated = true;
+                    break;
+                }
+                List<Object> row = new ArrayList<>(n);
+                for (int i = 1; i <= n; i++) row.add(Values.canonical(readValue(rs, i, types[i - 1]), types[i - 1], typeNames[i - 1]));
+                rows.add(row);
+            }
+            return new QueryResult(labels, rows, truncated, (System.nanoTime() - started) / 1_000_000);
+        }
+    }
+
+    private Object readValue(ResultSet rs, int i, int type) throws SQLException {
+        // java.time types avoid the JVM time zone shifting DATE values through java.sql.Date
+        if (kind.dialect() == Dialect.MYSQL) {
+            if (type == java.sql.Types.DATE) return rs.getObject(i, java.time.LocalDate.class);
+            if (type == java.sql.Types.TIMESTAMP) return rs.getObject(i, java.time.LocalDateTime.class);
+        }
+        return rs.getObject(i);
+    }
+
+    @Override
+    public synchronized Schema schema() {
+        if (schema == null) {
+            try {
+                schema = SchemaIntrospector.introspect(connection(ExecutionLimits.DEFAULT.timeout()), kind.dialect(), name);
+            } catch (SQLException e) {
+                throw new UserError("cannot read the schema of database '" + name + "': " + e.getMessage(), e);
+            }
+        }
+        return schema;
+    }
+
+    private Connection connection(Duration timeout) throws SQLException {
+        if (connection == null || connection.isClosed()) {
+            connection = connections.open();
+            sessionTimeout = null;
+        }
+        if (kind.dialect() == Dialect.MYSQL && !timeout.equals(sessionTimeout)) {
+            // server-side limit: MariaDB stops the statement itself (max_statement_time, seconds)
+            try (Statement st = connection.createStatement()) {
+                st.execute(String.format(Locale.ROOT, "SET SESSION max_statement_time = %.3f", timeout.toMillis() / 1000.0));
+            } catch (SQLException e) {
+                // MySQL (not MariaDB) names it max_execution_time, in milliseconds, SELECT only
+                try (Statement st = connection.createStatement()) {
+                    st.execute("SET SESSION max_execution_time = " + timeout.toMillis());
+                }
+            }
+            sessionTimeout = timeout;
+        }
+        return connection;
+    }
+
+    private void dropConnection() {
+        try {
+            if (connection != null) connection.close();
+        } catch (SQLException ignored) {
+            // already broken
+        }
+        connection = null;
+    }
+
+    @Override
+    public synchronized void close() {
+        dropConnection();
+        if (owner != null) {
+            try {
+                owner.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing " + name + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind + ":" + name;
+    }
+}

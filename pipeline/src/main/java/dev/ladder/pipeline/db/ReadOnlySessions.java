@@ -1,0 +1,22 @@
+package dev.ladder.pipeline.db;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Puts a fresh connection into read-only mode at the server, whatever account it uses. */
+final class ReadOnlySessions {
+
+    private ReadOnlySessions() {}
+
+    static void makeReadOnly(Connection c, Dialect dialect) throws SQLException {
+        if (dialect == Dialect.MYSQL) {
+            try (Statement st = c.createStatement()) {
+                // every autocommit statement becomes a read-only transaction: writes fail with 1792
+                st.execute("SET SESSION TRANSACTION READ ONLY");
+            }
+        }
+        c.setReadOnly(true);
+        c.setAutoCommit(true);
+    }
+}

@@ -86,21 +86,22 @@ public final class Databases {
         Path abs = file.toAbsolutePath().normalize();
         if (!Files.isRegularFile(abs)) throw new UserError("no such SQLite file: " + abs);
         String name = abs.getFileName().toString().replaceFirst("\\.(sqlite3?|db)$", "");
-        SQLiteConfig cfg = new SQLiteConfig();
-        cfg.setReadOnly(true);
-        cfg.setOpenMode(SQLiteOpenMode.READONLY);
-        cfg.enforceForeignKeys(true);
-        String url = "jdbc:sqlite:file:" + abs + "?mode=ro";
-        try (Connection probe = cfg.createConnection(url); Statement st = probe.createStatement()) {
+        try (Connection probe = sqliteReadOnlyConnection(abs); Statement st = probe.createStatement()) {
             st.executeQuery("SELECT count(*) FROM sqlite_master").close();
         } catch (SQLException e) {
             throw new UserError("cannot open " + abs + " as SQLite: " + e.getMessage(), e);
         }
-        return new JdbcDatabase(name, DatabaseKind.SQLITE_FILE, () -> {
-            Connection c = cfg.createConnection(url);
-            ReadOnlySessions.makeReadOnly(c, Dialect.SQLITE);
-            return c;
-        }, null);
+        return new JdbcDatabase(name, DatabaseKind.SQLITE_FILE, () -> sqliteReadOnlyConnection(abs), null);
+    }
+
+    /** The connection guarded execution uses for a SQLite file: read-only open mode and session. */
+    static Connection sqliteReadOnlyConnection(Path file) throws SQLException {
+        SQLiteConfig cfg = new SQLiteConfig();
+        cfg.setReadOnly(true);
+        cfg.setOpenMode(SQLiteOpenMode.READONLY);
+        Connection c = cfg.createConnection("jdbc:sqlite:file:" + file + "?mode=ro");
+        ReadOnlySessions.makeReadOnly(c, Dialect.SQLITE);
+        return c;
     }
 
     static String databaseOf(String url) {

@@ -61,8 +61,9 @@ public final class SqlLexer {
                 while (pos < src.length() && src.charAt(pos) != '\n' && src.charAt(pos) != '\r') pos++;
                 type = SqlToken.Type.COMMENT;
             } else if (c == '/' && peek(1) == '*') {
-                boolean executable = dialect == Dialect.MYSQL
-                        && (peek(2) == '!' || (peek(2) == 'M' && peek(3) == '!'));
+                // MySQL runs the inside of /*! */ and /*M! */; SQLite would not, but no model has a
+                // reason to write one, so it is flagged in every dialect
+                boolean executable = peek(2) == '!' || (peek(2) == 'M' && peek(3) == '!');
                 int close = src.indexOf("*/", pos + 2);
                 if (close < 0) throw new LexException("unterminated comment", start);
                 pos = close + 2;

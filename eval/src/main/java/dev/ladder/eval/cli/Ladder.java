@@ -1,0 +1,67 @@
+package dev.ladder.eval.cli;
+
+import dev.ladder.pipeline.db.UserError;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** The {@code ladder} command line. Exit codes: 0 ok, 1 the query or job failed, 2 user error. */
+@Command(name = "ladder",
+        mixinStandardHelpOptions = true,
+        versionProvider = Ladder.Version.class,
+        description = "Text-to-SQL research with local open models: databases, benchmarks, the ablation ladder.",
+        subcommands = {DbCommand.class, SqlCommand.class, CommandLine.HelpCommand.class})
+public final class Ladder {
+
+    public static final int USER_ERROR = 2;
+
+    @Option(names = "--data-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",
+            description = "Folder with benchmark data (e.g. classicmodels/mysqlsampledatabase.sql); default: $LADDER_DATA_DIR.")
+    void setDataDir(java.nio.file.Path dir) {
+        System.setProperty("ladder.data.dir", dir.toAbsolutePath().toString());
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the CLI with the given streams (tests call this in-process). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Ladder());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((ex, a) -> {
+            CommandLine sub = ex.getCommandLine();
+            err.println("ladder: " + ex.getMessage() + " (see '" + sub.getCommandSpec().qualifiedName() + " --help')");
+            return USER_ERROR;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof UserError) {
+                err.println("ladder: " + ex.getMessage());
+                return USER_ERROR;
+            }
+            throw ex;
+        });
+        return cli.execute(args);
+    }
+
+    /** Version from the build (eval/src/main/resources/ladder-version.properties). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = Ladder.class.getResourceAsStream("/ladder-version.properties")) {
+                if (in != null) p.load(in);
+            }
+            return new String[] {
+                "ladder " + p.getProperty("version", "unknown"),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
+            };
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.ladder.eval.cli;
+
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.pipeline.db.UserError;
+import dev.ladder.pipeline.db.Values;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "sql", mixinStandardHelpOptions = true,
+        description = "Run one read-only query through guarded execution and print the result.")
+final class SqlCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "DB") String database;
+    @Parameters(index = "1", paramLabel = "SQL") String sql;
+    @Mixin DatabaseOptions options = new DatabaseOptions();
+    @Option(names = "--timeout", defaultValue = "10", paramLabel = "SECONDS",
+            description = "Statement time limit (default ${DEFAULT-VALUE}).") double timeoutSeconds;
+    @Option(names = "--max-rows", defaultValue = "10000", paramLabel = "N",
+            description = "Row cap (default ${DEFAULT-VALUE}).") int maxRows;
+
+    @Override
+    public Integer call() {
+        if (!(timeoutSeconds > 0)) throw new UserError("--timeout must be positive, got " + timeoutSeconds);
+        if (maxRows < 1) throw new UserError("--max-rows must be at least 1, got " + maxRows);
+        ExecutionLimits limits = new ExecutionLimits(Duration.ofMillis((long) (timeoutSeconds * 1000)), maxRows);
+        PrintWriter out = spec.commandLine().getOut();
+        try (Database db = options.open(database)) {
+            Execution ex = db.execute(sql, limits);
+            if (ex instanceof Execution.Failure f) {
+                spec.commandLine().getErr().println("error: " + f.error().kind() + ": " + f.error().message());
+                return 1;
+            }
+            QueryResult r = ((Execution.Success) ex).result();
+            TextTable table = new TextTable(r.columns());
+            for (List<Object> row : r.rows()) table.add(row.stream().map(Values::render).toList());
+            table.print(out);
+            out.println("(" + r.rowCount() + (r.rowCount() == 1 ? " row" : " rows")
+                    + (r.truncated() ? ", truncated at --max-rows " + maxRows : "") + ", " + r.elapsedMillis() + " ms)");
+            return 0;
+        }
+    }
+}

@@ -62,15 +62,18 @@ public final class ClassicModels {
      * {@code <dir>/}), else from the user cache, downloading it there first if needed.
      */
     public static Path resolveDump(Optional<Path> dataDir) {
+        return resolveDump(dataDir, LadderPaths.cacheDir(), downloadUrl());
+    }
+
+    static Path resolveDump(Optional<Path> dataDir, Path cacheDir, URI url) {
         if (dataDir.isPresent()) {
             for (Path candidate : List.of(dataDir.get().resolve(NAME).resolve(DUMP_FILE), dataDir.get().resolve(DUMP_FILE))) {
                 if (Files.isRegularFile(candidate)) return candidate;
             }
             log.warn("data directory {} has no {}/{}; using the user cache", dataDir.get(), NAME, DUMP_FILE);
         }
-        Path cached = LadderPaths.cacheDir().resolve("data").resolve(NAME).resolve(DUMP_FILE);
+        Path cached = cacheDir.resolve("data").resolve(NAME).resolve(DUMP_FILE);
         if (!Files.isRegularFile(cached)) {
-            URI url = downloadUrl();
             System.err.println("Downloading the ClassicModels dump from " + url);
             Downloads.fetch(url, cached, DUMP_SHA256, "classicmodels");
         }
@@ -87,24 +90,27 @@ public final class ClassicModels {
     }
 
     /**
-     * Loads the dump into the server behind {@code admin} as database {@code classicmodels},
-     * replacing what was there, and verifies the row counts. On any failure the database is
-     * dropped again, so a failed load leaves nothing behind.
+     * Loads the dump into the server behind {@code admin} as database {@code target}, replacing
+     * what was there, and verifies the row counts. The dump's own CREATE DATABASE and USE are
+     * skipped so that it can load under any name. On any failure the database is dropped again,
+     * so a failed load leaves nothing behind.
      */
-    static void load(Connection admin, Path dump) {
+    static void load(Connection admin, Path dump, String target) {
         String script = readDump(dump);
         List<String> statements = SqlScript.split(script, dump.toString());
+        String quoted = SchemaIntrospector.quote(Dialect.MYSQL, target);
         try (Statement st = admin.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + NAME);
+            st.execute("DROP DATABASE IF EXISTS " + quoted);
             try {
+                st.execute("CREATE DATABASE " + quoted + " DEFAULT CHARACTER SET latin1");
+                st.execute("USE " + quoted);
                 for (String s : statements) {
-                    if (SqlScript.isSetNames(s)) continue;
+                    if (SqlScript.isSetNames(s) || SqlScript.isDatabaseSwitch(s)) continue;
                     st.execute(s);
                 }
-                st.execute("USE " + NAME);
-                verify(rowCounts(admin), dump.toString());
+                verify(rowCounts(admin, target), dump.toString());
             } catch (SQLException | UserError e) {
-                st.execute("DROP DATABASE IF EXISTS " + NAME);
+                st.execute("DROP DATABASE IF EXISTS " + quoted);
                 throw e;
             }
         } catch (SQLException e) {
@@ -112,14 +118,17 @@ public final class ClassicModels {
         }
     }
 
-    static Map<String, Long> rowCounts(Connection c) throws SQLException {
+    /** Row counts of the current database ({@code USE}d by the caller). */
+    static Map<String, Long> rowCounts(Connection c, String database) throws SQLException {
         Map<String, Long> counts = new TreeMap<>();
-        try (Statement st = c.createStatement();
-             var rs = st.executeQuery("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + NAME + "'")) {
-            while (rs.next()) counts.put(rs.getString(1), null);
+        try (var ps = c.prepareStatement("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?")) {
+            ps.setString(1, database);
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) counts.put(rs.getString(1), null);
+            }
         }
         for (String t : counts.keySet()) {
-            counts.put(t, SchemaIntrospector.countRows(c, Dialect.MYSQL, t)); // caller has run USE classicmodels
+            counts.put(t, SchemaIntrospector.countRows(c, Dialect.MYSQL, t));
         }
         return counts;
     }
@@ -147,7 +156,7 @@ public final class ClassicModels {
             }
             long t0 = System.nanoTime();
             try (Connection admin = server.adminConnection()) {
-                load(admin, dump);
+                load(admin, dump, NAME);
             }
             server.grantRead(NAME);
             Properties p = new Properties();
@@ -187,7 +196,7 @@ public final class ClassicModels {
                 throw new UserError("database " + NAME + " already exists on " + Databases.redact(serverUrl)
                         + "; pass --replace to drop and reload it");
             }
-            load(admin, resolveDump(dataDir));
+            load(admin, resolveDump(dataDir), NAME);
         } catch (SQLException e) {
             throw new UserError("cannot load ClassicModels into " + Databases.redact(serverUrl) + ": " + e.getMessage(), e);
         }

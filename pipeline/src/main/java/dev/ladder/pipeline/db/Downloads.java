@@ -66,7 +66,9 @@ public final class Downloads {
             Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             deleteQuietly(part);
-            throw new UserError("download of " + label + " from " + url + " failed: " + e.getMessage(), e);
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new UserError("download of " + label + " from " + url + " failed (" + why
+                    + "); offline, put the file in a data directory (--data-dir or LADDER_DATA_DIR)", e);
         } catch (InterruptedException e) {
             deleteQuietly(part);
             Thread.currentThread().interrupt();

@@ -49,7 +49,36 @@ public final class SqlScript {
      * owns the connection character set, and changing it under the driver corrupts text.
      */
     static boolean isSetNames(String statement) {
-        String s = statement.toUpperCase(Locale.ROOT).replaceAll("/\\*!\\d*", " ").replace("*/", " ").strip();
-        return s.startsWith("SET NAMES") || s.startsWith("SET CHARACTER SET");
+        List<String> w = leadingWords(statement, 3);
+        return w.size() >= 2 && w.get(0).equals("SET")
+                && (w.get(1).equals("NAMES") || (w.size() == 3 && w.get(1).equals("CHARACTER") && w.get(2).equals("SET")));
+    }
+
+    /** True for {@code CREATE DATABASE/SCHEMA} and {@code USE}: the loader chooses the target database itself. */
+    static boolean isDatabaseSwitch(String statement) {
+        List<String> w = leadingWords(statement, 2);
+        return (!w.isEmpty() && w.get(0).equals("USE"))
+                || (w.size() == 2 && w.get(0).equals("CREATE") && (w.get(1).equals("DATABASE") || w.get(1).equals("SCHEMA")));
+    }
+
+    /** The first {@code n} words of a statement, upper case, reading inside executable comments as the server does. */
+    private static List<String> leadingWords(String statement, int n) {
+        List<String> words = new ArrayList<>();
+        try {
+            for (SqlToken t : SqlLexer.tokenize(statement, Dialect.MYSQL)) {
+                if (words.size() >= n) break;
+                if (t.type() == SqlToken.Type.EXECUTABLE_COMMENT) {
+                    String inner = t.text().substring(2, t.text().length() - 2).replaceFirst("^M?!\\d*", "");
+                    words.addAll(leadingWords(inner, n - words.size()));
+                } else if (t.type() == SqlToken.Type.WORD) {
+                    words.add(t.text().toUpperCase(Locale.ROOT));
+                } else if (!t.isTrivia()) {
+                    break;
+                }
+            }
+        } catch (SqlLexer.LexException e) {
+            return List.of();
+        }
+        return words;
     }
 }

@@ -35,16 +35,18 @@ public final class Values {
     public static Object canonical(Object raw, int sqlType, String typeName) {
         if (raw == null) return null;
         if (raw instanceof Boolean b) return b ? 1L : 0L;
+        if (raw instanceof Number n && isDecimalColumn(sqlType, typeName) && !(raw instanceof BigDecimal)
+                && !(raw instanceof Double d && (d.isNaN() || d.isInfinite()))) {
+            // SQLite keeps DECIMAL values as integers or doubles; the column's declared type says what they are
+            return canonicalDecimal(new BigDecimal(n.toString()));
+        }
         if (raw instanceof Byte || raw instanceof Short || raw instanceof Integer || raw instanceof Long) {
             return ((Number) raw).longValue();
         }
         if (raw instanceof BigInteger bi) return bi.bitLength() < 64 ? (Object) bi.longValueExact() : bi;
         if (raw instanceof BigDecimal bd) return canonicalDecimal(bd);
         if (raw instanceof Float f) return f.doubleValue();
-        if (raw instanceof Double d) {
-            if (sqlType == Types.DECIMAL || sqlType == Types.NUMERIC) return canonicalDecimal(BigDecimal.valueOf(d));
-            return d;
-        }
+        if (raw instanceof Double d) return d;
         if (raw instanceof java.sql.Date d) return d.toLocalDate();
         if (raw instanceof java.sql.Timestamp ts) return ts.toLocalDateTime();
         if (raw instanceof java.sql.Time t) return t.toLocalTime();
@@ -56,6 +58,12 @@ public final class Values {
         }
         if (raw instanceof String s) return textValue(s, typeName);
         return raw.toString();
+    }
+
+    private static boolean isDecimalColumn(int sqlType, String typeName) {
+        if (sqlType == Types.DECIMAL || sqlType == Types.NUMERIC) return true;
+        String t = typeName == null ? "" : typeName.toUpperCase(java.util.Locale.ROOT);
+        return t.startsWith("DECIMAL") || t.startsWith("NUMERIC");
     }
 
     public static BigDecimal canonicalDecimal(BigDecimal bd) {

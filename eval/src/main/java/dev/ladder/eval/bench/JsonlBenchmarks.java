@@ -1,0 +1,79 @@
+package dev.ladder.eval.bench;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.pipeline.db.UserError;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Reads and writes the project's JSONL benchmark format, one item per line, with line-numbered errors. */
+public final class JsonlBenchmarks {
+
+    static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+            .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
+
+    private JsonlBenchmarks() {}
+
+    /** @param origin file name for messages */
+    public static List<BenchmarkItem> read(InputStream in, String origin) {
+        List<BenchmarkItem> items = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            String line;
+            int n = 0;
+            while ((line = r.readLine()) != null) {
+                n++;
+                if (line.isBlank()) continue;
+                BenchmarkItem item;
+                try {
+                    item = JSON.readValue(line, BenchmarkItem.class);
+                } catch (JsonProcessingException e) {
+                    throw new UserError(origin + ":" + n + ": not a benchmark item: " + e.getOriginalMessage());
+                }
+                validate(item, origin + ":" + n);
+                if (!ids.add(item.id())) throw new UserError(origin + ":" + n + ": duplicate id '" + item.id() + "'");
+                items.add(item);
+            }
+        } catch (IOException e) {
+            throw new UserError("cannot read " + origin + ": " + e.getMessage(), e);
+        }
+        return items;
+    }
+
+    static void validate(BenchmarkItem item, String where) {
+        require(item.id(), "id", where);
+        require(item.question(), "question", where);
+        require(item.sql(), "sql", where);
+        require(item.category(), "category", where);
+        require(item.difficulty(), "difficulty", where);
+        if (!BenchmarkItem.CATEGORIES.contains(item.category()) && !BenchmarkItem.IMPORTED.contains(item.category())) {
+            throw new UserError(where + ": unknown category '" + item.category() + "' (use one of "
+                    + BenchmarkItem.CATEGORIES + ")");
+        }
+        if (!BenchmarkItem.DIFFICULTIES.contains(item.difficulty())) {
+            throw new UserError(where + ": unknown difficulty '" + item.difficulty() + "' (use one of "
+                    + BenchmarkItem.DIFFICULTIES + ")");
+        }
+    }
+
+    private static void require(String value, String field, String where) {
+        if (value == null || value.isBlank()) throw new UserError(where + ": missing field '" + field + "'");
+    }
+
+    public static String toLine(BenchmarkItem item) {
+        try {
+            return JSON.writeValueAsString(item);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -76,4 +76,19 @@ public final class JsonlBenchmarks {
             throw new IllegalStateException(e);
         }
     }
+
+    /** Writes each split as {@code <split>.jsonl} under {@code dir}, plus {@code database.txt}. */
+    public static void writeDirectory(Benchmark b, java.nio.file.Path dir) {
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            for (java.util.Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
+                StringBuilder sb = new StringBuilder();
+                for (BenchmarkItem item : split.getValue()) sb.append(toLine(item)).append('\n');
+                java.nio.file.Files.writeString(dir.resolve(split.getKey() + ".jsonl"), sb, StandardCharsets.UTF_8);
+            }
+            java.nio.file.Files.writeString(dir.resolve("database.txt"), b.defaultDatabase() + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError("cannot write " + dir + ": " + e.getMessage(), e);
+        }
+    }
 }

@@ -1,6 +1,9 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.bench.SpiderFormat;
 import dev.ladder.eval.bench.Coverage;
 import dev.ladder.eval.bench.JsonlBenchmarks;
 import dev.ladder.eval.bench.SqlFeatures;
@@ -13,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,8 +26,68 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "bench", description = "Benchmarks: check, info, export.",
-        subcommands = {BenchCommand.Check.class})
+        subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class})
 final class BenchCommand {
+
+    @Command(name = "info", mixinStandardHelpOptions = true,
+            description = "Counts by split, category and difficulty.")
+    static final class Info implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL folder, a Spider folder or a BIRD/plain JSON file.")
+        String benchmark;
+        @Option(names = "--db", paramLabel = "DB", description = "Database of a plain JSON array (default classicmodels).")
+        String database;
+
+        @Override
+        public Integer call() {
+            Benchmark b = Benchmarks.load(benchmark, database);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(b.name() + " (database " + (b.databases().isEmpty() ? b.defaultDatabase() : b.databases().size() + " SQLite files") + ")");
+            for (Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
+                out.println();
+                out.println(split.getKey() + ": " + split.getValue().size() + " items");
+                printBreakdown(out, "category", split.getValue(), BenchmarkItem::category);
+                printBreakdown(out, "difficulty", split.getValue(), BenchmarkItem::difficulty);
+            }
+            return 0;
+        }
+
+        private static void printBreakdown(PrintWriter out, String label, List<BenchmarkItem> items,
+                                           java.util.function.Function<BenchmarkItem, String> key) {
+            Map<String, Long> counts = new java.util.LinkedHashMap<>();
+            List<String> order = label.equals("category") ? BenchmarkItem.CATEGORIES : BenchmarkItem.DIFFICULTIES;
+            for (String k : order) counts.put(k, 0L);
+            for (BenchmarkItem item : items) counts.merge(key.apply(item), 1L, Long::sum);
+            counts.values().removeIf(v -> v == 0);
+            TextTable t = new TextTable(List.of(label, "items", "share")).alignRight(1).alignRight(2);
+            counts.forEach((k, v) -> t.add(List.of(k, Long.toString(v),
+                    String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * v / items.size()))));
+            t.print(out);
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = "Write a benchmark in another format (spider: question files, tables.json, SQLite databases, gold SQL).")
+    static final class Export implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "NAME|PATH") String benchmark;
+        @Option(names = "--format", required = true, paramLabel = "spider|jsonl") String format;
+        @Option(names = "--out", required = true, paramLabel = "DIR") Path out;
+        @Option(names = "--db", paramLabel = "DB", description = "Database of a plain JSON array (default classicmodels).")
+        String database;
+
+        @Override
+        public Integer call() {
+            Benchmark b = Benchmarks.load(benchmark, database);
+            switch (format) {
+                case "spider" -> SpiderFormat.export(b, out);
+                case "jsonl" -> JsonlBenchmarks.writeDirectory(b, out);
+                default -> throw new UserError("--format must be spider or jsonl, got '" + format + "'");
+            }
+            spec.commandLine().getOut().println("wrote " + b.name() + " (" + b.splits().keySet() + ") as " + format + " to " + out);
+            return 0;
+        }
+    }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = "Check a JSONL benchmark file: every gold and alternative executes, difficulty follows the rule; prints coverage.")

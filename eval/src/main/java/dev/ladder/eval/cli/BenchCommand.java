@@ -139,6 +139,14 @@ final class BenchCommand {
                         bad = true;
                         line.append(" (same question in ").append(other).append(')');
                     }
+                    for (String problem : dev.ladder.eval.bench.OrderCheck.problems(db, item.sql(), item.orderMatters())) {
+                        bad = true;
+                        line.append(" (").append(problem).append(')');
+                    }
+                    if (item.orderMatters() && !item.sql().toUpperCase(java.util.Locale.ROOT).contains("ORDER BY")) {
+                        bad = true;
+                        line.append(" (order_matters but no ORDER BY)");
+                    }
                     for (String gold : item.allGold()) {
                         Execution ex = db.execute(gold);
                         if (ex instanceof Execution.Success ok) {

@@ -1,0 +1,103 @@
+package dev.ladder.eval.bench;
+
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.ExecutionLimits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SelectItem;
+
+/**
+ * Finds ties that make a gold answer depend on the engine: rows that ORDER BY cannot tell apart
+ * but that differ, and ties across a LIMIT cut-off (which change the returned set). It re-runs
+ * the query without LIMIT and with the ORDER BY keys added to the SELECT list.
+ */
+public final class OrderCheck {
+
+    private static final String KEY_PREFIX = "ladder_order_key_";
+
+    private OrderCheck() {}
+
+    /**
+     * Problems found: ties across a LIMIT cut-off always; ties inside the result only when
+     * {@code orderMatters} (otherwise the rows are compared as a bag and their order is free).
+     */
+    public static List<String> problems(Database db, String sql, boolean orderMatters) {
+        PlainSelect select;
+        try {
+            if (!(CCJSqlParserUtil.parse(sql) instanceof PlainSelect p)) return List.of();
+            select = p;
+        } catch (JSQLParserException e) {
+            return List.of("cannot parse the SQL to check its ORDER BY");
+        }
+        List<OrderByElement> orderBy = select.getOrderByElements();
+        if (orderBy == null || orderBy.isEmpty()) {
+            return select.getLimit() != null ? List.of("LIMIT without ORDER BY: the returned rows are arbitrary") : List.of();
+        }
+        int width = select.getSelectItems().size();
+        List<Integer> keyColumns = new ArrayList<>();
+        int appended = 0;
+        for (OrderByElement o : orderBy) {
+            int index = resolve(select, o.getExpression());
+            if (index < 0) {
+                if (select.getDistinct() != null) return List.of("cannot check ties: DISTINCT with ORDER BY on an unselected expression");
+                select.addSelectItem(o.getExpression(), new Alias(KEY_PREFIX + appended));
+                index = width + appended++;
+            }
+            keyColumns.add(index);
+        }
+        Long limit = null;
+        if (select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue lv) {
+            limit = lv.getValue();
+            if (select.getLimit().getOffset() instanceof LongValue off) limit += off.getValue();
+        }
+        select.setLimit(null);
+        Execution ex = db.execute(select.toString(), ExecutionLimits.DEFAULT.withRowCap(100_000));
+        if (!(ex instanceof Execution.Success ok)) return List.of("cannot check ties: " + ((Execution.Failure) ex).error());
+        List<List<Object>> rows = ok.result().rows();
+        List<String> problems = new ArrayList<>();
+        int upTo = limit == null ? rows.size() : (int) Math.min(rows.size(), limit + 1);
+        for (int i = 1; i < upTo; i++) {
+            List<Object> a = rows.get(i - 1);
+            List<Object> b = rows.get(i);
+            boolean atCut = limit != null && i == limit;
+            if ((atCut || orderMatters) && sameKey(a, b, keyColumns) && !a.subList(0, width).equals(b.subList(0, width))) {
+                problems.add((atCut ? "tie across the LIMIT cut-off" : "tie in ORDER BY") + " between rows " + i + " and " + (i + 1)
+                        + ": " + a.subList(0, width) + " / " + b.subList(0, width));
+                if (problems.size() == 3) break;
+            }
+        }
+        return problems;
+    }
+
+    /** Index of the SELECT item an ORDER BY expression names (position, alias or same column), or -1. */
+    private static int resolve(PlainSelect select, Expression e) {
+        if (e instanceof LongValue pos) return (int) pos.getValue() - 1;
+        List<SelectItem<?>> items = select.getSelectItems();
+        for (int i = 0; i < items.size(); i++) {
+            SelectItem<?> item = items.get(i);
+            if (e instanceof Column c && c.getTable() == null && item.getAlias() != null
+                    && item.getAlias().getName().replace("`", "").equalsIgnoreCase(c.getColumnName().replace("`", ""))) {
+                return i;
+            }
+            if (item.getExpression() != null && item.getExpression().toString().equalsIgnoreCase(e.toString())) return i;
+        }
+        return -1;
+    }
+
+    private static boolean sameKey(List<Object> a, List<Object> b, List<Integer> keys) {
+        for (int k : keys) {
+            if (!Objects.equals(a.get(k), b.get(k))) return false;
+        }
+        return true;
+    }
+}

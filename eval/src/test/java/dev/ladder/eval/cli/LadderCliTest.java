@@ -99,4 +99,26 @@ class LadderCliTest {
         assertThat(version.code()).isZero();
         assertThat(version.out()).startsWith("ladder ");
     }
+
+    @Test
+    void benchInfoPrintsSplitsWithBreakdowns() {
+        Run r = run("bench", "info", "classicmodels");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("test: 200 items", "train: 200 items");
+        assertThat(r.out()).containsPattern("(?m)^category +items +share$");
+        assertThat(r.out()).containsPattern("(?m)^difficulty +items +share$");
+        assertThat(r.out()).containsPattern("(?m)^self-join +\\d+ +\\d+\\.\\d%$");
+        assertThat(run("bench", "info", "nope").code()).isEqualTo(2);
+    }
+
+    @Test
+    void benchExportWritesSpiderFormat(@org.junit.jupiter.api.io.TempDir java.nio.file.Path out) throws IOException {
+        Run r = run("bench", "export", "classicmodels", "--format", "spider", "--out", out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(out.resolve("tables.json")).exists();
+        assertThat(out.resolve("database/classicmodels/classicmodels.sqlite")).exists();
+        assertThat(java.nio.file.Files.readAllLines(out.resolve("test_gold.sql"))).hasSize(200)
+                .allMatch(l -> l.endsWith("\tclassicmodels"));
+        assertThat(run("bench", "export", "classicmodels", "--format", "xml", "--out", out.toString()).code()).isEqualTo(2);
+    }
 }

@@ -112,3 +112,13 @@ SELECT 1 UNION SELECT 2; DELETE FROM orders
 (SELECT 1); DROP DATABASE classicmodels
 ====
 SELECT * FROM customers WHERE customerName = 'x' OR 1=1; SHUTDOWN
+
+====
+SELECT `sleep`(5)
+====
+SELECT `load_file`('/etc/hostname')
+====
+SELECT customerName FROM customers WHERE creditLimit > 2e0LOCK IN SHARE MODE
+====
+SELECT 1 -- 
+; DELETE FROM orders

@@ -99,6 +99,11 @@ public final class SqlGuard {
                 return "user variables are not allowed (" + t.text() + ")";
             }
             if (t.isSymbol(":=")) return "variable assignment (:=) is not allowed";
+            if (t.type() == SqlToken.Type.QUOTED_IDENTIFIER && calledAsFunction) {
+                // both servers resolve a quoted name before '(' to the built-in: `sleep`(5) sleeps
+                String name = unquote(t).toUpperCase(Locale.ROOT);
+                if (FORBIDDEN_FUNCTIONS.contains(name)) return "function " + name + "() is not allowed";
+            }
             if (t.type() != SqlToken.Type.WORD) continue;
             String w = upper(t);
             if (w.equals("FOR") && next != null && (next.isWord("UPDATE") || next.isWord("SHARE"))) {
@@ -125,7 +130,9 @@ public final class SqlGuard {
     private GuardVerdict structuralCheck(String statement) {
         Statements parsed;
         try {
-            parsed = CCJSqlParserUtil.parseStatements(statement);
+            // MySQL strings take backslash escapes: without them JSqlParser ends 'a\'...' early
+            parsed = CCJSqlParserUtil.parseStatements(statement,
+                    parser -> parser.withBackslashEscapeCharacter(dialect == Dialect.MYSQL));
         } catch (JSQLParserException | RuntimeException e) {
             // MySQL accepts syntax JSqlParser does not; the lexical layer already vouched for it.
             return GuardVerdict.accept(statement, false);
@@ -143,6 +150,14 @@ public final class SqlGuard {
             return GuardVerdict.reject(statement, "SELECT ... INTO is not allowed");
         }
         return GuardVerdict.accept(statement, true);
+    }
+
+    /** The name inside a quoted identifier: `a``b`, "a""b" or [ab] without the quotes. */
+    private static String unquote(SqlToken t) {
+        String text = t.text();
+        char open = text.charAt(0);
+        String inner = text.substring(1, text.length() - 1);
+        return open == '[' ? inner : inner.replace(String.valueOf(open).repeat(2), String.valueOf(open));
     }
 
     private static String upper(SqlToken t) {

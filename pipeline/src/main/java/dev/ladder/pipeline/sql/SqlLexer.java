@@ -111,10 +111,13 @@ public final class SqlLexer {
         char c = src.charAt(pos);
         if (c == '#' && dialect == Dialect.MYSQL) return true;
         if (c == '-' && peek(1) == '-') {
-            // MySQL needs whitespace (or end of input) after "--"; SQLite does not.
+            // MySQL needs whitespace or a control character (or end of input) after "--"; SQLite
+            // does not. The server tests the next byte with its own (ASCII) ctype table, so only
+            // U+0000..U+0020 and U+007F count: "--" followed by U+2003 or U+0085 is not a comment
+            // to MySQL/MariaDB, which read those characters as part of an identifier.
             if (dialect == Dialect.SQLITE) return true;
             char after = peek(2);
-            return after == 0 || Character.isWhitespace(after) || Character.isISOControl(after);
+            return after <= ' ' || after == '\u007F';
         }
         return false;
     }
@@ -148,19 +151,30 @@ public final class SqlLexer {
             while (pos < src.length() && Character.isLetterOrDigit(src.charAt(pos))) pos++;
             return;
         }
-        while (pos < src.length() && (Character.isDigit(src.charAt(pos)) || src.charAt(pos) == '.')) pos++;
+        boolean integer = true;
+        while (pos < src.length() && Character.isDigit(src.charAt(pos))) pos++;
+        if (pos < src.length() && src.charAt(pos) == '.') {
+            integer = false;
+            pos++;
+            while (pos < src.length() && Character.isDigit(src.charAt(pos))) pos++;
+        }
         if (pos < src.length() && (src.charAt(pos) == 'e' || src.charAt(pos) == 'E')) {
             int save = pos;
             pos++;
             if (pos < src.length() && (src.charAt(pos) == '+' || src.charAt(pos) == '-')) pos++;
             if (pos < src.length() && Character.isDigit(src.charAt(pos))) {
                 while (pos < src.length() && Character.isDigit(src.charAt(pos))) pos++;
+                integer = false;
             } else {
                 pos = save;
             }
         }
-        // identifiers may start with digits in MySQL (e.g. 1abc): keep them one token
-        while (pos < src.length() && isWordPart(src.charAt(pos))) pos++;
+        // identifiers may start with digits in MySQL (e.g. 1abc, 1e): keep them one token. A
+        // decimal or exponent literal ends where its digits end, as in the server: MySQL reads
+        // 1.5abc and 1e0FOR as a number followed by a word.
+        if (integer) {
+            while (pos < src.length() && isWordPart(src.charAt(pos))) pos++;
+        }
     }
 
     private int symbolLength() {

@@ -55,22 +55,27 @@ public final class OrderCheck {
             }
             keyColumns.add(index);
         }
-        Long limit = null;
+        // LIMIT n, LIMIT n OFFSET m and LIMIT m, n: the window is rows (start, end]
+        long start = 0;
+        Long end = null;
         if (select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue lv) {
-            limit = lv.getValue();
-            if (select.getLimit().getOffset() instanceof LongValue off) limit += off.getValue();
+            if (select.getLimit().getOffset() instanceof LongValue off) start = off.getValue();
+            if (select.getOffset() != null && select.getOffset().getOffset() instanceof LongValue off) start = off.getValue();
+            end = start + lv.getValue();
         }
         select.setLimit(null);
+        select.setOffset(null);
         Execution ex = db.execute(select.toString(), ExecutionLimits.DEFAULT.withRowCap(100_000));
         if (!(ex instanceof Execution.Success ok)) return List.of("cannot check ties: " + ((Execution.Failure) ex).error());
         List<List<Object>> rows = ok.result().rows();
         List<String> problems = new ArrayList<>();
-        int upTo = limit == null ? rows.size() : (int) Math.min(rows.size(), limit + 1);
+        int upTo = end == null ? rows.size() : (int) Math.min(rows.size(), end + 1);
         for (int i = 1; i < upTo; i++) {
             List<Object> a = rows.get(i - 1);
             List<Object> b = rows.get(i);
-            boolean atCut = limit != null && i == limit;
-            if ((atCut || orderMatters) && sameKey(a, b, keyColumns) && !a.subList(0, width).equals(b.subList(0, width))) {
+            boolean atCut = end != null && (i == end || (start > 0 && i == start));
+            boolean inside = i > start;
+            if ((atCut || (orderMatters && inside)) && sameKey(a, b, keyColumns) && !a.subList(0, width).equals(b.subList(0, width))) {
                 problems.add((atCut ? "tie across the LIMIT cut-off" : "tie in ORDER BY") + " between rows " + i + " and " + (i + 1)
                         + ": " + a.subList(0, width) + " / " + b.subList(0, width));
                 if (problems.size() == 3) break;

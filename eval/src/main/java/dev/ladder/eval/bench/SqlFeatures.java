@@ -225,6 +225,13 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
             return null; // nested queries are counted, not entered
         }
 
+        /** {@code x > ALL (SELECT ...)}, {@code x = ANY (...)}, {@code x < SOME (...)}: a nested query too. */
+        @Override
+        public <S> Void visit(net.sf.jsqlparser.expression.AnyComparisonExpression e, S context) {
+            subqueries++;
+            return null;
+        }
+
         /** JSqlParser dispatches subqueries in expressions here (Select.accept), whatever their class. */
         @Override
         public <S> Void visit(Select s, S context) {

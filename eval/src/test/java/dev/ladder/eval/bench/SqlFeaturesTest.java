@@ -24,6 +24,8 @@ class SqlFeaturesTest {
         "SELECT customerName, creditLimit FROM customers ORDER BY creditLimit DESC LIMIT 5 | medium",
         // comp1=1 others=0 comp2=1 (nested)
         "SELECT customerName FROM customers WHERE customerNumber NOT IN (SELECT customerNumber FROM orders) | hard",
+        // a quantified comparison is a nested query too: comp1=1 others=0 comp2=1
+        "SELECT productName FROM products WHERE buyPrice > ALL (SELECT buyPrice FROM products WHERE productLine = 'Ships') | hard",
         // comp1=3 (join, where, order by) others=1
         "SELECT c.customerName, o.orderDate FROM customers c JOIN orders o ON o.customerNumber = c.customerNumber WHERE o.status = 'On Hold' ORDER BY o.orderDate | hard",
         // comp1=2 (where, group by) others=3 (aggs>1, select>1, where conds>1)

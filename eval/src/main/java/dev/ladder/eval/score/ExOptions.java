@@ -1,0 +1,38 @@
+package dev.ladder.eval.score;
+
+/**
+ * Options of the EX and TS scorers; every score row records them.
+ *
+ * @param mode        comparison semantics
+ * @param keepDistinct SPIDER mode only: keep DISTINCT in both queries instead of removing it
+ * @param tolerance   0 for exact numbers; otherwise two numbers are equal when they differ by at most
+ *                    {@code tolerance * max(1, |a|, |b|)}
+ */
+public record ExOptions(ExMode mode, boolean keepDistinct, double tolerance) {
+
+    public static final ExOptions DEFAULT = new ExOptions(ExMode.SPIDER, false, 0);
+
+    public ExOptions {
+        if (tolerance < 0 || Double.isNaN(tolerance)) throw new IllegalArgumentException("tolerance must be >= 0, got " + tolerance);
+    }
+
+    public ExOptions withMode(ExMode m) {
+        return new ExOptions(m, keepDistinct, tolerance);
+    }
+
+    public ExOptions withKeepDistinct(boolean k) {
+        return new ExOptions(mode, k, tolerance);
+    }
+
+    public ExOptions withTolerance(double t) {
+        return new ExOptions(mode, keepDistinct, t);
+    }
+
+    /** Short description stored with each score, e.g. {@code spider} or {@code bird,tol=1e-06}. */
+    public String label() {
+        StringBuilder b = new StringBuilder(mode.name().toLowerCase(java.util.Locale.ROOT));
+        if (keepDistinct && mode == ExMode.SPIDER) b.append(",keep-distinct");
+        if (tolerance > 0) b.append(",tol=").append(tolerance);
+        return b.toString();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.ladder.eval.score;
+
+import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.pipeline.sql.SqlLexer;
+import dev.ladder.pipeline.sql.SqlToken;
+import java.util.List;
+
+/**
+ * The EX rules that act on the SQL text before execution, and the comparison after it.
+ * Pure functions: running the queries (and caching gold results) is {@link Scoring}'s job.
+ */
+public final class ExecutionMatch {
+
+    private ExecutionMatch() {}
+
+    /**
+     * The query as the evaluator runs it. SPIDER mode without {@code keepDistinct} drops every
+     * DISTINCT keyword, as the test-suite evaluator does (so {@code COUNT(DISTINCT x)} becomes
+     * {@code COUNT(x)} in gold and prediction alike). BIRD mode runs queries unchanged.
+     */
+    public static String prepare(String sql, ExOptions options, Dialect dialect) {
+        if (options.mode() != ExMode.SPIDER || options.keepDistinct()) return sql;
+        List<SqlToken> tokens;
+        try {
+            tokens = SqlLexer.tokenize(sql, dialect);
+        } catch (SqlLexer.LexException e) {
+            return sql; // guarded execution will report what is wrong with it
+        }
+        StringBuilder out = new StringBuilder(sql.length());
+        for (SqlToken t : tokens) {
+            if (!t.isWord("DISTINCT")) out.append(t.text());
+        }
+        return out.toString();
+    }
+
+    /**
+     * Whether row order counts: the gold has ORDER BY anywhere outside literals and comments
+     * (the test-suite evaluator tests {@code 'order by' in gold.lower()}).
+     */
+    public static boolean goldOrdered(String goldSql, Dialect dialect) {
+        List<SqlToken> tokens;
+        try {
+            tokens = SqlLexer.significant(goldSql, dialect);
+        } catch (SqlLexer.LexException e) {
+            return goldSql.toLowerCase(java.util.Locale.ROOT).matches("(?s).*\\border\\s+by\\b.*");
+        }
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            if (tokens.get(i).isWord("ORDER") && tokens.get(i + 1).isWord("BY")) return true;
+        }
+        return false;
+    }
+
+    /** EX for two results of queries already run; {@code goldSql} decides whether order counts. */
+    public static boolean equal(String goldSql, QueryResult gold, QueryResult predicted, ExOptions options, Dialect dialect) {
+        return ResultComparison.equal(gold, predicted, goldOrdered(goldSql, dialect), options);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.ladder.eval.score;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.pipeline.db.UserError;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Prediction and gold files the evaluator reads; every problem is a one-line {@link UserError} naming file and line. */
+public final class Predictions {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Predictions() {}
+
+    /** A Spider gold line: {@code SQL<TAB>db_id}. */
+    public record GoldLine(String sql, String db) {}
+
+    /** Lines {@code {"id": ..., "sql": ...}}; a null or missing sql is an empty prediction. Returns id to SQL in file order. */
+    public static Map<String, String> readJsonl(Path file) {
+        Map<String, String> out = new LinkedHashMap<>();
+        List<String> lines = lines(file);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty()) continue;
+            String where = file + ":" + (i + 1);
+            JsonNode node;
+            try {
+                node = JSON.readTree(line);
+            } catch (JsonProcessingException e) {
+                throw new UserError(where + ": not a JSON object: " + e.getOriginalMessage());
+            }
+            if (node == null || !node.isObject()) throw new UserError(where + ": not a JSON object");
+            JsonNode id = node.get("id");
+            if (id == null || !(id.isTextual() || id.isNumber())) throw new UserError(where + ": missing \"id\"");
+            JsonNode sql = node.get("sql");
+            if (sql != null && !sql.isNull() && !sql.isTextual()) throw new UserError(where + ": \"sql\" must be a string");
+            String key = id.asText();
+            if (out.containsKey(key)) throw new UserError(where + ": duplicate id '" + key + "'");
+            out.put(key, sql == null || sql.isNull() ? "" : sql.asText());
+        }
+        return out;
+    }
+
+    /** Spider predictions: one SQL per line (an empty line is an empty prediction). */
+    public static List<String> readSqlLines(Path file) {
+        List<String> lines = new ArrayList<>(lines(file));
+        // a trailing newline is not one more prediction
+        while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) lines.remove(lines.size() - 1);
+        return lines.stream().map(String::strip).toList();
+    }
+
+    /** Spider gold: {@code SQL<TAB>db_id} per line; blank lines are skipped. */
+    public static List<GoldLine> readGold(Path file) {
+        List<GoldLine> out = new ArrayList<>();
+        List<String> lines = lines(file);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank()) continue;
+            int tab = line.lastIndexOf('\t');
+            if (tab < 0) throw new UserError(file + ":" + (i + 1) + ": expected 'SQL<TAB>db_id'");
+            String sql = line.substring(0, tab).strip();
+            String db = line.substring(tab + 1).strip();
+            if (sql.isEmpty() || db.isEmpty()) throw new UserError(file + ":" + (i + 1) + ": expected 'SQL<TAB>db_id'");
+            out.add(new GoldLine(sql, db));
+        }
+        return out;
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new UserError("no such file: " + file);
+        } catch (IOException e) {
+            throw new UserError("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

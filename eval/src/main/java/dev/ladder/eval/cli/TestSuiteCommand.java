@@ -1,0 +1,129 @@
+package dev.ladder.eval.cli;
+
+import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.eval.testsuite.TestSuiteBuilder;
+import dev.ladder.pipeline.db.ClassicModels;
+import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.LadderPaths;
+import dev.ladder.pipeline.db.UserError;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "testsuite", description = "Distilled test suites for TS accuracy (Zhong, Yu and Klein 2020).",
+        subcommands = {TestSuiteCommand.Build.class, TestSuiteCommand.Info.class})
+final class TestSuiteCommand {
+
+    @Command(name = "build", mixinStandardHelpOptions = true,
+            description = "Distil a test suite of random databases that tells the golds of a benchmark split from their neighbours.")
+    static final class Build implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "DB", description = "Database on the embedded server: classicmodels.") String database;
+        @Option(names = "--size", defaultValue = "10", paramLabel = "N", description = "Most databases in the suite (default 10).")
+        int size;
+        @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Seed; the same seed builds the same suite (default 1).")
+        long seed;
+        @Option(names = "--split", defaultValue = "test", paramLabel = "SPLIT", description = "Benchmark split whose golds are used (default test).")
+        String split;
+        @Option(names = "--benchmark", paramLabel = "NAME|PATH", description = "Benchmark (default: the one named like the database).")
+        String benchmark;
+        @Option(names = "--max-candidates", defaultValue = "300", paramLabel = "M", description = "Most random databases tried (default 300).")
+        int maxCandidates;
+        @Option(names = "--per-database", defaultValue = "0", paramLabel = "W",
+                description = "Candidates tried per kept database, the best is kept (default: max-candidates / size; 1 = first fit).")
+        int perDatabase;
+        @Option(names = "--time-limit", defaultValue = "600", paramLabel = "SECONDS", description = "Stop trying candidates after this long (default 600).")
+        long timeLimit;
+
+        @Override
+        public Integer call() {
+            String db = database.strip().toLowerCase(Locale.ROOT);
+            if (!Databases.KNOWN.contains(db)) {
+                throw new UserError("cannot build a test suite for '" + database + "': suites live on the embedded server,"
+                        + " which holds " + Databases.KNOWN);
+            }
+            if (timeLimit < 1) throw new UserError("--time-limit must be at least 1 second, got " + timeLimit);
+            TestSuiteBuilder.Options options = TestSuiteBuilder.Options.defaults(db)
+                    .withBenchmark(benchmark == null ? db : benchmark)
+                    .withSplit(split).withSize(size).withSeed(seed).withMaxCandidates(maxCandidates)
+                    .withPerDatabase(perDatabase).withTimeLimit(Duration.ofSeconds(timeLimit));
+            PrintWriter out = spec.commandLine().getOut();
+            EmbeddedMariaDb server = EmbeddedMariaDb.shared();
+            if (db.equals(ClassicModels.NAME)) ClassicModels.ensureLoaded(server, LadderPaths.dataDir());
+            Path dir = TestSuite.defaultDir(db);
+            Optional<TestSuite> previous;
+            try {
+                previous = TestSuite.load(dir);
+            } catch (UserError e) {
+                previous = Optional.empty(); // an unreadable manifest is replaced
+            }
+            out.println("building a test suite of " + db + " for " + options.benchmark() + "/" + split + " (seed " + seed
+                    + ", at most " + size + " databases, " + maxCandidates + " candidates)");
+            out.flush();
+            TestSuite suite = new TestSuiteBuilder(server, options, m -> {
+                out.println("  " + m);
+                out.flush();
+            }).build();
+            previous.ifPresent(p -> {
+                for (TestSuite.SuiteDatabase old : p.databases()) {
+                    if (!suite.databaseNames().contains(old.name())) {
+                        dev.ladder.eval.testsuite.RandomDatabaseGenerator.drop(server, old.name());
+                    }
+                }
+            });
+            suite.write(dir);
+            out.println();
+            print(out, suite);
+            out.println("manifest: " + dir.resolve(TestSuite.MANIFEST));
+            return 0;
+        }
+    }
+
+    @Command(name = "info", mixinStandardHelpOptions = true, description = "Show the manifest of a built test suite.")
+    static final class Info implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "DB", description = "Database the suite was built for: classicmodels.") String database;
+
+        @Override
+        public Integer call() {
+            String db = database.strip().toLowerCase(Locale.ROOT);
+            Path dir = TestSuite.defaultDir(db);
+            TestSuite suite = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite of " + db + " in " + dir
+                    + "; build one with 'ladder testsuite build " + db + "'"));
+            PrintWriter out = spec.commandLine().getOut();
+            print(out, suite);
+            return 0;
+        }
+    }
+
+    static void print(PrintWriter out, TestSuite suite) {
+        TextTable dbs = new TextTable(List.of("database", "rows", "kills")).alignRight(1).alignRight(2);
+        for (TestSuite.SuiteDatabase d : suite.databases()) {
+            int rows = d.tableSizes().values().stream().mapToInt(Integer::intValue).sum();
+            dbs.add(List.of(d.name(), Integer.toString(rows), Integer.toString(d.kills())));
+        }
+        dbs.print(out);
+        out.println();
+        TextTable t = new TextTable(List.of("measure", "value")).alignRight(1);
+        t.add(List.of("golds", suite.golds() + (suite.goldsSkipped() > 0 ? " (+" + suite.goldsSkipped() + " skipped)" : "")));
+        t.add(List.of("databases kept", suite.databases().size() + " (of " + suite.candidates() + " candidates)"));
+        t.add(List.of("neighbours", Integer.toString(suite.neighbours())));
+        t.add(List.of("killed by original", Integer.toString(suite.killedByOriginal())));
+        t.add(List.of("killed by suite", Integer.toString(suite.killedBySuite())));
+        t.add(List.of("never killed", Integer.toString(suite.neverKilledCount())));
+        t.add(List.of("distinguished", String.format(Locale.ROOT, "%.1f%%", suite.distinguishedPercent())));
+        t.add(List.of("elapsed", String.format(Locale.ROOT, "%.1f s", suite.elapsedMillis() / 1000.0)));
+        t.print(out);
+        out.flush();
+    }
+}

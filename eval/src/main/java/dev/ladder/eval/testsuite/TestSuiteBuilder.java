@@ -1,0 +1,327 @@
+package dev.ladder.eval.testsuite;
+
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.ExecutionMatch;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.pipeline.db.UserError;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Greedy distillation of a test suite (Zhong, Yu and Klein 2020): for every gold of a benchmark
+ * split, its {@link NeighbourQueries neighbours} that run on an empty copy of the schema; those the
+ * original database already tells from their gold are done. Then random databases
+ * ({@link RandomDatabaseGenerator}) are tried, a window of candidates per suite database: a
+ * candidate tells a remaining pair apart when the neighbour's result differs from the gold's by
+ * {@link ExecutionMatch#equal}, or the neighbour fails where the gold runs (a gold that fails on a
+ * candidate counts for nothing there). The candidate of the window that tells most pairs apart is
+ * kept (at least one); the others are emptied and refilled in place. With a window of 1 this is
+ * plain first-fit greedy. The build stops when every neighbour is told apart, the suite has
+ * {@code size} databases, or the candidate or time bound is hit. Same seed, same suite.
+ */
+public final class TestSuiteBuilder {
+
+    /**
+     * @param database      the original database on the embedded server
+     * @param benchmark     benchmark name or path ({@link Benchmarks#load})
+     * @param split         its split
+     * @param size          most databases in the suite
+     * @param seed          seed of neighbours and random databases
+     * @param maxCandidates most random databases tried
+     * @param timeLimit     stop trying candidates after this long (null: no limit)
+     * @param namePrefix    database names are {@code <prefix>_<database>_s<seed>_NN}
+     * @param perDatabase   candidates tried for each database of the suite (the best is kept);
+     *                      0: {@code maxCandidates / size}
+     */
+    public record Options(String database, String benchmark, String split, int size, long seed, int maxCandidates,
+                          Duration timeLimit, String namePrefix, int perDatabase) {
+
+        public static final String PREFIX = "ts";
+
+        public Options {
+            if (size < 1) throw new UserError("--size must be at least 1, got " + size);
+            if (perDatabase < 0) throw new UserError("--per-database must be at least 0, got " + perDatabase);
+            if (maxCandidates < 1) throw new UserError("--max-candidates must be at least 1, got " + maxCandidates);
+            if (!namePrefix.matches("[a-z][a-z0-9]*")) throw new IllegalArgumentException("bad name prefix " + namePrefix);
+            if (!database.matches("[A-Za-z0-9_]+")) throw new UserError("cannot build a test suite for database '" + database + "'");
+        }
+
+        public static Options defaults(String database) {
+            return new Options(database, database, "test", 10, 1, 300, Duration.ofMinutes(10), PREFIX, 0);
+        }
+
+        public Options withSize(int n) {
+            return new Options(database, benchmark, split, n, seed, maxCandidates, timeLimit, namePrefix, perDatabase);
+        }
+
+        public Options withSeed(long s) {
+            return new Options(database, benchmark, split, size, s, maxCandidates, timeLimit, namePrefix, perDatabase);
+        }
+
+        public Options withSplit(String s) {
+            return new Options(database, benchmark, s, size, seed, maxCandidates, timeLimit, namePrefix, perDatabase);
+        }
+
+        public Options withBenchmark(String b) {
+            return new Options(database, b, split, size, seed, maxCandidates, timeLimit, namePrefix, perDatabase);
+        }
+
+        public Options withMaxCandidates(int m) {
+            return new Options(database, benchmark, split, size, seed, m, timeLimit, namePrefix, perDatabase);
+        }
+
+        public Options withTimeLimit(Duration d) {
+            return new Options(database, benchmark, split, size, seed, maxCandidates, d, namePrefix, perDatabase);
+        }
+
+        public Options withNamePrefix(String p) {
+            return new Options(database, benchmark, split, size, seed, maxCandidates, timeLimit, p, perDatabase);
+        }
+
+        public Options withPerDatabase(int n) {
+            return new Options(database, benchmark, split, size, seed, maxCandidates, timeLimit, namePrefix, n);
+        }
+
+        /** Candidates tried per suite database. */
+        public int window() {
+            return perDatabase > 0 ? perDatabase : Math.max(1, maxCandidates / size);
+        }
+
+        /** Common start of every database name of this suite. */
+        public String baseName() {
+            return (namePrefix + "_" + database + "_s" + Long.toString(seed).replace('-', 'm') + "_").toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Neighbours run on the original with a tighter limit: a dropped join condition can explode. */
+    static final ExecutionLimits NEIGHBOUR_LIMITS = new ExecutionLimits(Duration.ofSeconds(2), 10_000);
+
+    private final EmbeddedMariaDb server;
+    private final Options options;
+    private final Consumer<String> progress;
+
+    public TestSuiteBuilder(EmbeddedMariaDb server, Options options, Consumer<String> progress) {
+        this.server = server;
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** One (gold, neighbour) pair; {@code killer} 0 for the original, k for suite database k, -1 for none yet. */
+    private static final class Pair {
+        final String neighbour;
+        final String prepared;
+        int killer = -1;
+
+        Pair(String neighbour) {
+            this.neighbour = neighbour;
+            this.prepared = ExecutionMatch.prepare(neighbour, ExOptions.DEFAULT, Dialect.MYSQL);
+        }
+    }
+
+    private record Gold(String itemId, String sql, String prepared, List<Pair> pairs) {}
+
+    /** Builds the suite for the options' benchmark split. */
+    public TestSuite build() {
+        List<BenchmarkItem> items = Benchmarks.load(options.benchmark(), options.database()).split(options.split());
+        return build(items);
+    }
+
+    /**
+     * Builds the suite for {@code items}, replacing any suite of the same name prefix, database and
+     * seed on the server. The manifest is returned, not written.
+     */
+    public TestSuite build(List<BenchmarkItem> items) {
+        long t0 = System.nanoTime();
+        String base = options.baseName();
+        for (String old : RandomDatabaseGenerator.databasesStartingWith(server, base)) RandomDatabaseGenerator.drop(server, old);
+        List<String> created = new ArrayList<>();
+        String emptyName = base + "empty";
+        RandomDatabaseGenerator generator = null;
+        boolean done = false;
+        try (Database original = Databases.embedded(server, options.database())) {
+            generator = RandomDatabaseGenerator.of(server, options.database(), items.stream().map(BenchmarkItem::sql).toList());
+            generator.createEmpty(emptyName);
+            created.add(emptyName);
+            grant(emptyName);
+            NeighbourQueries nq = new NeighbourQueries(original.schema());
+
+            List<Gold> golds = new ArrayList<>();
+            int skipped = 0;
+            List<String> neighbourSql = new ArrayList<>();
+            int generated = 0;
+            try (Database empty = Databases.embedded(server, emptyName)) {
+                for (BenchmarkItem item : items) {
+                    String prepared = ExecutionMatch.prepare(item.sql(), ExOptions.DEFAULT, Dialect.MYSQL);
+                    Execution goldOriginal = original.execute(prepared);
+                    if (!(goldOriginal instanceof Execution.Success gs) || !empty.execute(prepared).ok()) {
+                        skipped++;
+                        progress.accept("skipping " + item.id() + ": its gold does not run on " + options.database()
+                                + " or on an empty copy");
+                        continue;
+                    }
+                    List<Pair> pairs = new ArrayList<>();
+                    for (NeighbourQueries.Neighbour n : nq.generate(item.sql(), options.seed())) {
+                        generated++;
+                        Pair p = new Pair(n.sql());
+                        if (!empty.execute(p.prepared, NEIGHBOUR_LIMITS).ok()) continue;
+                        if (distinguishes(item.sql(), gs.result(), original.execute(p.prepared, NEIGHBOUR_LIMITS))) p.killer = 0;
+                        pairs.add(p);
+                        neighbourSql.add(n.sql());
+                    }
+                    golds.add(new Gold(item.id(), item.sql(), prepared, pairs));
+                }
+            }
+            int total = golds.stream().mapToInt(g -> g.pairs().size()).sum();
+            int byOriginal = count(golds, 0);
+            progress.accept(String.format(Locale.ROOT, "%d golds, %d neighbours (of %d generated) run on an empty copy;"
+                    + " the original tells %d apart (%.1f%%) in %.1f s", golds.size(), total, generated, byOriginal, percent(byOriginal, total), (System.nanoTime() - t0) / 1e9));
+            generator.addSeedQueries(neighbourSql);
+
+            List<TestSuite.SuiteDatabase> kept = new ArrayList<>();
+            int candidates = 0;
+            String slot = null;
+            long slotSeed = 0;
+            Map<String, Integer> slotSizes = Map.of();
+            Database slotDb = null;
+            long deadline = options.timeLimit() == null ? Long.MAX_VALUE : t0 + options.timeLimit().toNanos();
+            int window = options.window();
+            try {
+                while (kept.size() < options.size() && candidates < options.maxCandidates()
+                        && remaining(golds) > 0 && System.nanoTime() < deadline) {
+                    // a window of candidates for this slot; the one that tells most pairs apart is kept
+                    long bestSeed = 0;
+                    int bestKills = 0;
+                    int left = remaining(golds);
+                    for (int w = 0; w < window && candidates < options.maxCandidates() && System.nanoTime() < deadline; w++) {
+                        long candSeed = mix(options.seed(), candidates);
+                        candidates++;
+                        if (slot == null) {
+                            slot = String.format(Locale.ROOT, "%s%02d", base, kept.size() + 1);
+                            created.add(slot);
+                            slotSizes = generator.create(slot, candSeed);
+                            grant(slot);
+                            slotDb = Databases.embedded(server, slot);
+                        } else {
+                            slotSizes = generator.refill(slot, candSeed);
+                        }
+                        slotSeed = candSeed;
+                        int kills = evaluate(golds, slotDb, 0, false);
+                        if (kills > bestKills) {
+                            bestKills = kills;
+                            bestSeed = candSeed;
+                        }
+                        if (kills == left) break;
+                    }
+                    if (bestKills == 0) continue;
+                    Map<String, Integer> sizes = slotSeed == bestSeed ? slotSizes : generator.refill(slot, bestSeed);
+                    int index = kept.size() + 1;
+                    int kills = evaluate(golds, slotDb, index, true);
+                    kept.add(new TestSuite.SuiteDatabase(slot, sizes, kills, bestSeed));
+                    progress.accept(String.format(Locale.ROOT, "kept %s after %d candidates: tells %d more apart, %d left",
+                            slot, candidates, kills, remaining(golds)));
+                    slotDb.close();
+                    slotDb = null;
+                    slot = null;
+                }
+            } finally {
+                if (slotDb != null) slotDb.close();
+                if (slot != null) {
+                    RandomDatabaseGenerator.drop(server, slot);
+                    created.remove(slot);
+                }
+            }
+            RandomDatabaseGenerator.drop(server, emptyName);
+            created.remove(emptyName);
+
+            List<TestSuite.Survivor> survivors = new ArrayList<>();
+            for (Gold g : golds) {
+                for (Pair p : g.pairs()) if (p.killer < 0) survivors.add(new TestSuite.Survivor(g.itemId(), p.neighbour));
+            }
+            int bySuite = total - byOriginal - survivors.size();
+            long elapsed = (System.nanoTime() - t0) / 1_000_000;
+            done = true;
+            return new TestSuite(options.database(), options.benchmark(), options.split(), options.seed(), kept,
+                    golds.size(), skipped, total, byOriginal, bySuite, survivors.size(), survivors, candidates, elapsed);
+        } finally {
+            if (generator != null) generator.close();
+            if (!done) for (String name : created) dropQuietly(name); // a failed build leaves nothing behind
+        }
+    }
+
+    /**
+     * Runs every gold with undistinguished neighbours and those neighbours on {@code db}; counts the
+     * pairs it tells apart and, when {@code commit}, marks them with {@code index}.
+     */
+    private static int evaluate(List<Gold> golds, Database db, int index, boolean commit) {
+        int kills = 0;
+        for (Gold g : golds) {
+            if (g.pairs().stream().allMatch(p -> p.killer >= 0)) continue;
+            Execution gold = db.execute(g.prepared());
+            if (!(gold instanceof Execution.Success gs)) continue; // the gold must run to count
+            for (Pair p : g.pairs()) {
+                if (p.killer >= 0) continue;
+                if (distinguishes(g.sql(), gs.result(), db.execute(p.prepared, NEIGHBOUR_LIMITS))) {
+                    if (commit) p.killer = index;
+                    kills++;
+                }
+            }
+        }
+        return kills;
+    }
+
+    static boolean distinguishes(String goldSql, QueryResult gold, Execution neighbour) {
+        if (!(neighbour instanceof Execution.Success ns)) return true;
+        return !ExecutionMatch.equal(goldSql, gold, ns.result(), ExOptions.DEFAULT, Dialect.MYSQL);
+    }
+
+    private static int count(List<Gold> golds, int killer) {
+        int n = 0;
+        for (Gold g : golds) for (Pair p : g.pairs()) if (p.killer == killer) n++;
+        return n;
+    }
+
+    private static int remaining(List<Gold> golds) {
+        return count(golds, -1);
+    }
+
+    static double percent(int part, int whole) {
+        return whole == 0 ? 100.0 : 100.0 * part / whole;
+    }
+
+    /** A well-spread seed for candidate {@code i}. */
+    static long mix(long seed, long i) {
+        long z = seed * 0x9E3779B97F4A7C15L + (i + 1) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    private void grant(String name) {
+        try {
+            server.grantRead(name);
+        } catch (SQLException e) {
+            throw new UserError("cannot grant read access on " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void dropQuietly(String name) {
+        try {
+            RandomDatabaseGenerator.drop(server, name);
+        } catch (RuntimeException ignored) {
+            // best effort while failing anyway
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.ladder.eval.testsuite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.ExecutionMatch;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.TestData;
+import dev.ladder.pipeline.db.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Suites here use the name prefix tsjunit (databases tsjunit_classicmodels_s*), never ts. */
+class TestSuiteBuilderTest {
+
+    static final String GOLD = "SELECT customerName FROM customers WHERE creditLimit > 100000";
+    /** Same answer as GOLD on ClassicModels (no credit limit is exactly 100000), not the same query. */
+    static final String COINCIDENTAL = "SELECT customerName FROM customers WHERE creditLimit >= 100000";
+
+    static final List<BenchmarkItem> ITEMS = List.of(
+            item("t1", GOLD),
+            item("t2", "SELECT phone FROM offices WHERE city = 'Paris'"),
+            item("t3", "SELECT country, COUNT(*) FROM customers GROUP BY country HAVING COUNT(*) > 5"),
+            item("t4", "SELECT checkNumber FROM payments WHERE paymentDate BETWEEN '2004-06-01' AND '2004-06-30'"),
+            item("t5", "SELECT productName FROM products ORDER BY MSRP DESC LIMIT 5"),
+            item("t6", "SELECT c.customerName FROM customers c JOIN employees e ON c.salesRepEmployeeNumber = e.employeeNumber"
+                    + " WHERE e.lastName = 'Jennings'"),
+            item("t7", "SELECT productLine FROM productlines WHERE textDescription LIKE '%plastic%'"));
+
+    static EmbeddedMariaDb server;
+    static TestSuite suite;
+    static TestSuiteBuilder.Options options;
+    static final List<String> progress = new ArrayList<>();
+
+    static BenchmarkItem item(String id, String sql) {
+        return new BenchmarkItem(id, "q", sql, "filter", "easy", false, List.of(), "", "");
+    }
+
+    @BeforeAll
+    static void build() {
+        TestData.classicModels();
+        server = EmbeddedMariaDb.shared();
+        options = TestSuiteBuilder.Options.defaults("classicmodels").withNamePrefix("tsjunit").withSeed(7)
+                .withSize(4).withMaxCandidates(40).withTimeLimit(Duration.ofSeconds(60));
+        suite = new TestSuiteBuilder(server, options, progress::add).build(ITEMS);
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        for (String name : RandomDatabaseGenerator.databasesStartingWith(server, "tsjunit_")) RandomDatabaseGenerator.drop(server, name);
+    }
+
+    @Test
+    void theSuiteTellsMoreNeighboursApartThanTheOriginal() {
+        assertThat(suite.golds()).isEqualTo(ITEMS.size());
+        assertThat(suite.neighbours()).isGreaterThan(50);
+        assertThat(suite.killedBySuite()).isPositive();
+        assertThat(suite.databases()).isNotEmpty().hasSizeLessThanOrEqualTo(4);
+        assertThat(suite.databases()).allMatch(d -> d.kills() > 0);
+        assertThat(suite.killedByOriginal() + suite.killedBySuite() + suite.neverKilledCount()).isEqualTo(suite.neighbours());
+        assertThat(suite.databases().stream().mapToInt(TestSuite.SuiteDatabase::kills).sum()).isEqualTo(suite.killedBySuite());
+        assertThat(suite.databaseNames()).allMatch(n -> n.startsWith("tsjunit_classicmodels_s7_"));
+        assertThat(progress).isNotEmpty();
+    }
+
+    @Test
+    void aCoincidentalPredictionIsCaughtByTheSuite() {
+        List<Database> dbs = suite.open(server);
+        assertThat(dbs.get(0).name()).isEqualTo("classicmodels");
+        assertThat(dbs.subList(1, dbs.size()).stream().map(Database::name).toList()).isEqualTo(suite.databaseNames());
+        // on the original alone the prediction looks right
+        assertThat(sameAnswer(dbs.get(0), GOLD, COINCIDENTAL)).isTrue();
+        // some suite database tells it apart
+        assertThat(dbs.subList(1, dbs.size())).anyMatch(db -> !sameAnswer(db, GOLD, COINCIDENTAL));
+        // and the gold agrees with itself everywhere
+        assertThat(dbs).allMatch(db -> sameAnswer(db, GOLD, GOLD));
+        dbs.forEach(Database::close);
+    }
+
+    static boolean sameAnswer(Database db, String gold, String predicted) {
+        Execution g = db.execute(ExecutionMatch.prepare(gold, ExOptions.DEFAULT, Dialect.MYSQL));
+        Execution p = db.execute(ExecutionMatch.prepare(predicted, ExOptions.DEFAULT, Dialect.MYSQL));
+        assertThat(g).isInstanceOf(Execution.Success.class);
+        return p instanceof Execution.Success ps
+                && ExecutionMatch.equal(gold, ((Execution.Success) g).result(), ps.result(), ExOptions.DEFAULT, Dialect.MYSQL);
+    }
+
+    @Test
+    void sameSeedSameSuite() {
+        List<String> rerun = new ArrayList<>();
+        TestSuite again = new TestSuiteBuilder(server, options, rerun::add).build(ITEMS);
+        assertThat(again.databases()).isEqualTo(suite.databases());
+        assertThat(again.neverKilled()).isEqualTo(suite.neverKilled());
+        assertThat(again.killedByOriginal()).isEqualTo(suite.killedByOriginal());
+        // the rebuild replaced the databases of the first build, it did not add to them
+        assertThat(RandomDatabaseGenerator.databasesStartingWith(server, options.baseName())).isEqualTo(suite.databaseNames());
+    }
+
+    @Test
+    void manifestRoundTrip(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("testsuites").resolve("classicmodels");
+        assertThat(TestSuite.load(dir)).isEmpty();
+        suite.write(dir);
+        assertThat(Files.exists(dir.resolve("manifest.json"))).isTrue();
+        TestSuite loaded = TestSuite.load(dir).orElseThrow();
+        assertThat(loaded).isEqualTo(suite);
+
+        Path bare = Files.createDirectories(tmp.resolve("bare"));
+        assertThatThrownBy(() -> TestSuite.load(bare)).isInstanceOf(UserError.class).hasMessageContaining("no test suite manifest");
+        Files.writeString(bare.resolve("manifest.json"), "{ not json");
+        assertThatThrownBy(() -> TestSuite.load(bare)).isInstanceOf(UserError.class)
+                .hasMessageContaining("cannot read the test suite manifest").hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void defaultDirIsUnderTheCache() {
+        assertThat(TestSuite.defaultDir("classicmodels").toString()).endsWith("testsuites/classicmodels");
+    }
+}

@@ -1,0 +1,216 @@
+package dev.ladder.eval.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.score.ExMode;
+import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.ItemScore;
+import dev.ladder.eval.score.Predictions;
+import dev.ladder.eval.score.ScoreSummary;
+import dev.ladder.eval.score.Scoring;
+import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.UserError;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = {"Score predictions with VA / EX / EM / TS (see docs/scoring.md).",
+                "  ladder eval --benchmark classicmodels --split test --pred PRED.jsonl   (lines {\"id\":..., \"sql\":...})",
+                "  ladder eval --db classicmodels --gold GOLD.txt --pred PRED.txt         (Spider files: SQL<TAB>db_id / SQL)"})
+final class EvalCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+    @Mixin DatabaseOptions database;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    static final class Source {
+        @Option(names = "--benchmark", paramLabel = "NAME|PATH", description = "Benchmark whose gold SQL the predictions answer.")
+        String benchmark;
+        @Option(names = "--gold", paramLabel = "GOLD.txt", description = "Spider gold file: SQL<TAB>db_id per line.")
+        Path gold;
+    }
+
+    @Option(names = "--split", defaultValue = "test", paramLabel = "SPLIT", description = "Benchmark split (default: ${DEFAULT-VALUE}).")
+    String split;
+    @Option(names = "--db", paramLabel = "DB", description = "Database for --gold files (default: the gold file's db_id).")
+    String db;
+    @Option(names = "--pred", required = true, paramLabel = "FILE", description = "Predictions: JSONL with --benchmark, one SQL per line with --gold.")
+    Path pred;
+    @Option(names = "--json", description = "Print JSON: {\"VA\":..,\"EX\":..,\"EM\":..,\"TS\":..,\"items\":[...]}.")
+    boolean json;
+    @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
+            description = "EX semantics: spider (test-suite exec_eval, default) or bird (set equality, column order counts).")
+    String exMode;
+    @Option(names = "--keep-distinct", description = "Spider mode: keep DISTINCT in both queries (the reference drops it).")
+    boolean keepDistinct;
+    @Option(names = "--tolerance", defaultValue = "0", paramLabel = "REL",
+            description = "Relative tolerance for numbers, e.g. 1e-6 (default: exact).")
+    double tolerance;
+    @Option(names = "--suite", paramLabel = "DIR",
+            description = "Test suite for TS (default: the stored suite of the database, built by 'ladder testsuite build').")
+    Path suite;
+    @Option(names = "--no-suite", description = "Skip TS (reported as missing) even when a stored test suite exists.")
+    boolean noSuite;
+
+    @Override
+    public Integer call() {
+        ExOptions options = options();
+        if (!Files.isRegularFile(pred)) throw new UserError("no such prediction file: " + pred);
+        List<Scored> rows = new ArrayList<>();
+        Map<String, Scoring> scorers = new HashMap<>();
+        List<Database> opened = new ArrayList<>();
+        String title;
+        try {
+            Function<String, Scoring> scoringFor = spec -> scorers.computeIfAbsent(spec, s -> newScoring(s, options, opened));
+            if (source.benchmark != null) {
+                Benchmark b = Benchmarks.load(source.benchmark, db);
+                List<BenchmarkItem> items = b.split(split);
+                Map<String, String> predictions = Predictions.readJsonl(pred);
+                Map<String, BenchmarkItem> byId = new LinkedHashMap<>();
+                for (BenchmarkItem item : items) byId.put(item.id(), item);
+                for (String id : predictions.keySet()) {
+                    if (!byId.containsKey(id)) throw new UserError(pred + ": id '" + id + "' is not in " + b.name() + " " + split);
+                }
+                title = b.name() + " " + split;
+                for (BenchmarkItem item : items) {
+                    ItemScore s = scoringFor.apply(b.databaseOf(item)).score(item.id(), item.category(), item.allGold(), predictions.get(item.id()));
+                    rows.add(new Scored(s, item.difficulty()));
+                }
+            } else {
+                List<Predictions.GoldLine> golds = Predictions.readGold(source.gold);
+                List<String> predictions = Predictions.readSqlLines(pred);
+                if (predictions.size() != golds.size()) {
+                    throw new UserError(pred + " has " + predictions.size() + " predictions but " + source.gold + " has " + golds.size() + " gold queries");
+                }
+                title = source.gold.getFileName().toString();
+                for (int i = 0; i < golds.size(); i++) {
+                    Predictions.GoldLine g = golds.get(i);
+                    String dbSpec = db != null ? db : g.db();
+                    ItemScore s = scoringFor.apply(dbSpec).score(Integer.toString(i + 1), g.db(), List.of(g.sql()), predictions.get(i));
+                    rows.add(new Scored(s, ""));
+                }
+            }
+            List<ItemScore> scores = rows.stream().map(Scored::score).toList();
+            if (json) printJson(scores, options);
+            else printTables(title, rows, options, scorers.values().stream().allMatch(Scoring::hasSuite));
+            return 0;
+        } finally {
+            opened.forEach(Database::close);
+        }
+    }
+
+    private record Scored(ItemScore score, String difficulty) {}
+
+    private ExOptions options() {
+        ExMode mode = switch (exMode.toLowerCase(Locale.ROOT)) {
+            case "spider" -> ExMode.SPIDER;
+            case "bird" -> ExMode.BIRD;
+            default -> throw new UserError("unknown --ex-mode '" + exMode + "' (use spider or bird)");
+        };
+        if (!(tolerance >= 0) || Double.isInfinite(tolerance)) throw new UserError("--tolerance must be a number >= 0, got " + tolerance);
+        return new ExOptions(mode, keepDistinct, tolerance);
+    }
+
+    private Scoring newScoring(String dbSpec, ExOptions options, List<Database> opened) {
+        Database original = database.open(dbSpec);
+        opened.add(original);
+        Optional<List<Database>> suiteDbs = Optional.empty();
+        Path dir = suite != null ? suite : TestSuite.defaultDir(original.name());
+        boolean explicit = suite != null;
+        if (noSuite && explicit) throw new UserError("--suite and --no-suite cannot be used together");
+        if (noSuite) return new Scoring(original, suiteDbs, options, new ExactMatch(original.schema(), false));
+        if (explicit || Files.isRegularFile(dir.resolve("manifest.json"))) {
+            TestSuite ts = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite in " + dir + " (missing manifest.json)"));
+            List<Database> all = ts.open(EmbeddedMariaDb.shared());
+            opened.addAll(all);
+            // open() lists the original first; Scoring always checks the original itself
+            suiteDbs = Optional.of(all.subList(1, all.size()));
+        }
+        return new Scoring(original, suiteDbs, options, new ExactMatch(original.schema(), false));
+    }
+
+    private void printJson(List<ItemScore> scores, ExOptions options) {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ScoreSummary all = ScoreSummary.of(scores);
+        ObjectNode root = mapper.createObjectNode();
+        root.put("VA", all.va());
+        root.put("EX", all.ex());
+        root.put("EM", all.em());
+        if (all.ts() == null) root.putNull("TS");
+        else root.put("TS", all.ts());
+        root.put("n", all.items());
+        root.put("ex_mode", options.label());
+        ArrayNode items = root.putArray("items");
+        for (ItemScore s : scores) items.add(mapper.valueToTree(s));
+        PrintWriter out = spec.commandLine().getOut();
+        try {
+            out.println(mapper.writeValueAsString(root));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void printTables(String title, List<Scored> rows, ExOptions options, boolean withSuite) {
+        PrintWriter out = spec.commandLine().getOut();
+        List<ItemScore> scores = rows.stream().map(Scored::score).toList();
+        long missing = scores.stream().filter(s -> s.flags().contains("no-prediction")).count();
+        out.println(title + ": " + scores.size() + " items, EX mode " + options.label()
+                + (withSuite ? "" : "; TS missing (no test suite: run 'ladder testsuite build DB')")
+                + (missing > 0 ? "; " + missing + " items without a prediction" : ""));
+        out.println();
+        table(out, "", Map.of("all", ScoreSummary.of(scores)));
+        if (rows.stream().anyMatch(r -> !r.score().category().isEmpty())) {
+            out.println();
+            table(out, "category", ScoreSummary.by(scores, ItemScore::category));
+        }
+        if (rows.stream().anyMatch(r -> !r.difficulty().isEmpty())) {
+            out.println();
+            Map<String, List<ItemScore>> byDifficulty = new LinkedHashMap<>();
+            for (String d : BenchmarkItem.DIFFICULTIES) byDifficulty.put(d, new ArrayList<>());
+            for (Scored r : rows) byDifficulty.computeIfAbsent(r.difficulty(), k -> new ArrayList<>()).add(r.score());
+            Map<String, ScoreSummary> summaries = new LinkedHashMap<>();
+            byDifficulty.forEach((k, v) -> {
+                if (!v.isEmpty()) summaries.put(k, ScoreSummary.of(v));
+            });
+            table(out, "difficulty", summaries);
+        }
+    }
+
+    private static void table(PrintWriter out, String label, Map<String, ScoreSummary> groups) {
+        TextTable t = new TextTable(List.of(label, "items", "VA", "EX", "EM", "TS"));
+        for (int i = 1; i <= 5; i++) t.alignRight(i);
+        groups.forEach((k, s) -> t.add(List.of(k, Integer.toString(s.items()), f(s.va()), f(s.ex()), f(s.em()),
+                s.ts() == null ? "missing" : f(s.ts()))));
+        t.print(out);
+    }
+
+    private static String f(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+}

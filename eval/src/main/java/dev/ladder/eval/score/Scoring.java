@@ -1,0 +1,115 @@
+package dev.ladder.eval.score;
+
+import dev.ladder.eval.score.em.EmScore;
+import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.QueryResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Scores predictions against gold SQL on one database and, for TS, on its test suite.
+ * Gold results are computed once per (database, query) and kept for the life of this object,
+ * so scoring many prediction files (or many rungs) runs each gold once per database.
+ */
+public final class Scoring {
+
+    private final Database original;
+    private final Optional<List<Database>> suite;
+    private final ExOptions options;
+    private final ExactMatch exactMatch;
+    private final Map<String, Execution> goldResults = new ConcurrentHashMap<>();
+
+    /**
+     * @param suite the generated databases of the test suite (the original is always part of TS);
+     *              empty when there is no suite, and TS is then reported as missing
+     */
+    public Scoring(Database original, Optional<List<Database>> suite, ExOptions options, ExactMatch exactMatch) {
+        this.original = original;
+        this.suite = suite.map(List::copyOf);
+        this.options = options;
+        this.exactMatch = exactMatch;
+    }
+
+    public ExOptions options() {
+        return options;
+    }
+
+    public boolean hasSuite() {
+        return suite.isPresent();
+    }
+
+    /**
+     * @param golds the gold SQL first, then any alternatives accepted as equivalent
+     */
+    public ItemScore score(String id, String category, List<String> golds, String predicted) {
+        List<String> flags = new ArrayList<>();
+        if (predicted == null || predicted.isBlank()) {
+            flags.add("no-prediction");
+            return new ItemScore(id, category, false, false, false, suite.isPresent() ? false : null,
+                    options.label(), "no prediction", flags);
+        }
+        Execution raw = original.execute(predicted);
+        boolean va = raw.ok();
+        String error = raw instanceof Execution.Failure f ? f.error().toString() : null;
+
+        boolean em = false;
+        for (int g = 0; g < golds.size() && !em; g++) {
+            EmScore s = exactMatch.score(golds.get(g), predicted);
+            em = s.match();
+            if (em && g > 0) flags.add("alternative");
+        }
+
+        String runPredicted = ExecutionMatch.prepare(predicted, options, original.dialect());
+        Execution pred = runPredicted.equals(predicted) ? raw : original.execute(runPredicted);
+        boolean ex = false;
+        Boolean ts = suite.isPresent() ? false : null;
+        for (int g = 0; g < golds.size() && !(ex && (ts == null || ts)); g++) {
+            boolean exHere = sameAnswer(original, golds.get(g), pred, flags);
+            if (!exHere) continue;
+            if (!ex && g > 0 && !flags.contains("alternative")) flags.add("alternative");
+            ex = true;
+            if (suite.isPresent() && !ts) ts = holdsOnSuite(golds.get(g), runPredicted, flags);
+        }
+        return new ItemScore(id, category, va, ex, em, ts, options.label(), error, flags);
+    }
+
+    private boolean holdsOnSuite(String gold, String runPredicted, List<String> flags) {
+        for (Database db : suite.get()) {
+            // a database on which the gold itself fails cannot judge the prediction: skip it, say so
+            if (!goldResult(db, gold).ok()) {
+                addOnce(flags, "gold-failed:" + db.name());
+                continue;
+            }
+            if (!sameAnswer(db, gold, db.execute(runPredicted), flags)) return false;
+        }
+        return true;
+    }
+
+    /** EX of an already-run prediction against one gold on one database. */
+    private boolean sameAnswer(Database db, String gold, Execution pred, List<String> flags) {
+        if (!(pred instanceof Execution.Success p)) return false;
+        Execution g = goldResult(db, gold);
+        if (!(g instanceof Execution.Success gs)) {
+            addOnce(flags, "gold-failed:" + db.name());
+            return false;
+        }
+        QueryResult gr = gs.result();
+        if (gr.truncated() || p.result().truncated()) addOnce(flags, "truncated");
+        return ExecutionMatch.equal(gold, gr, p.result(), options, db.dialect());
+    }
+
+    /** The gold's result on {@code db}, run once. */
+    public Execution goldResult(Database db, String gold) {
+        String run = ExecutionMatch.prepare(gold, options, db.dialect());
+        return goldResults.computeIfAbsent(db.name() + '\u0000' + run, k -> db.execute(run));
+    }
+
+    private static void addOnce(List<String> flags, String flag) {
+        if (!flags.contains(flag)) flags.add(flag);
+    }
+}

@@ -1,0 +1,130 @@
+package dev.ladder.eval.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.pipeline.db.TestData;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** 'ladder eval' in-process: both input formats, the JSON shape, and one-line user errors. */
+class EvalCommandTest {
+
+    record Run(int code, String out, String err) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void dataDir() {
+        TestData.dataDir().ifPresent(d -> System.setProperty("ladder.data.dir", d.toString()));
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Ladder.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /** The first four test items: three answered with their gold, the fourth with a query that fails. */
+    private Path benchmarkPredictions() throws IOException {
+        List<BenchmarkItem> items = Benchmarks.load("classicmodels").split("test");
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            lines.add(JSON.createObjectNode().put("id", items.get(i).id()).put("sql", items.get(i).sql()).toString());
+        }
+        lines.add(JSON.createObjectNode().put("id", items.get(3).id()).put("sql", "SELECT nope FROM customers").toString());
+        return Files.write(dir.resolve("pred.jsonl"), lines);
+    }
+
+    @Test
+    void benchmarkModeScoresEveryItemAndCountsMissingPredictions() throws IOException {
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite");
+        assertThat(r.err()).isEmpty();
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).startsWith("classicmodels test: 200 items, EX mode spider")
+                .contains("TS missing", "196 items without a prediction", "category", "difficulty");
+        // 3 of 200 right on VA, EX and EM
+        assertThat(r.out()).containsPattern("all\\s+200\\s+0\\.015\\s+0\\.015\\s+0\\.015\\s+missing");
+    }
+
+    @Test
+    void jsonHasSummaryAndOneRowPerItem() throws IOException {
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite",
+                "--json", "--ex-mode", "bird");
+        assertThat(r.code()).isZero();
+        JsonNode root = JSON.readTree(r.out());
+        assertThat(root.get("n").asInt()).isEqualTo(200);
+        assertThat(root.get("VA").asDouble()).isEqualTo(0.015);
+        assertThat(root.get("TS").isNull()).isTrue();
+        assertThat(root.get("ex_mode").asText()).isEqualTo("bird");
+        JsonNode first = root.get("items").get(0);
+        assertThat(first.get("VA").asBoolean()).isTrue();
+        assertThat(first.get("EX").asBoolean()).isTrue();
+        assertThat(first.get("EM").asBoolean()).isTrue();
+        JsonNode failed = root.get("items").get(3);
+        assertThat(failed.get("VA").asBoolean()).isFalse();
+        assertThat(failed.get("error").asText()).contains("nope");
+        assertThat(root.get("items").get(4).get("flags").toString()).contains("no-prediction");
+    }
+
+    @Test
+    void spiderFilesAreScoredLineByLine() throws IOException {
+        Path gold = Files.write(dir.resolve("gold.txt"), List.of(
+                "SELECT count(*) FROM customers\tclassicmodels",
+                "SELECT city FROM offices ORDER BY city\tclassicmodels",
+                "SELECT customerName FROM customers WHERE creditLimit > 100000\tclassicmodels"));
+        Path pred = Files.write(dir.resolve("pred.txt"), List.of(
+                "SELECT COUNT(*) FROM customers",
+                "SELECT city FROM offices",
+                "SELECT customerName FROM customers WHERE creditLimit >= 100000"));
+        Run r = run("eval", "--gold", gold.toString(), "--pred", pred.toString(), "--no-suite", "--json");
+        assertThat(r.err()).isEmpty();
+        JsonNode items = JSON.readTree(r.out()).get("items");
+        assertThat(items.get(0).get("EX").asBoolean()).isTrue();
+        assertThat(items.get(0).get("EM").asBoolean()).isTrue();
+        // the gold orders the rows, the prediction does not: a different answer under Spider rules
+        assertThat(items.get(1).get("EX").asBoolean()).isFalse();
+        // >= and > agree on the original data (no customer has exactly 100000) but are not the same query
+        assertThat(items.get(2).get("EX").asBoolean()).isTrue();
+        assertThat(items.get(2).get("EM").asBoolean()).isFalse();
+    }
+
+    @Test
+    void userErrorsAreOneLineAndExitTwo() throws IOException {
+        Path pred = Files.write(dir.resolve("p.jsonl"), List.of("{\"id\":\"cm-test-999\",\"sql\":\"SELECT 1\"}"));
+        Path gold = Files.write(dir.resolve("g.txt"), List.of("SELECT 1\tclassicmodels", "SELECT 2\tclassicmodels"));
+        Path onePred = Files.write(dir.resolve("one.txt"), List.of("SELECT 1"));
+        Path twoPred = Files.write(dir.resolve("two.txt"), List.of("SELECT 1", "SELECT 2"));
+        Path emptyDir = Files.createDirectories(dir.resolve("nosuite"));
+        List<List<String>> cases = List.of(
+                List.of("eval", "--benchmark", "classicmodels", "--pred", pred.toString(), "--no-suite"),
+                List.of("eval", "--gold", gold.toString(), "--pred", onePred.toString(), "--no-suite"),
+                List.of("eval", "--benchmark", "classicmodels", "--pred", dir.resolve("absent.jsonl").toString()),
+                List.of("eval", "--gold", gold.toString(), "--pred", onePred.toString(), "--ex-mode", "fuzzy"),
+                List.of("eval", "--gold", gold.toString(), "--pred", twoPred.toString(), "--suite", emptyDir.toString()),
+                List.of("eval", "--benchmark", "classicmodels", "--gold", gold.toString(), "--pred", onePred.toString()));
+        List<String> expected = List.of("cm-test-999", "has 1 predictions but", "no such prediction file",
+                "unknown --ex-mode 'fuzzy'", "manifest", "mutually exclusive");
+        for (int i = 0; i < cases.size(); i++) {
+            Run r = run(cases.get(i).toArray(String[]::new));
+            assertThat(r.code()).as(String.join(" ", cases.get(i))).isEqualTo(2);
+            assertThat(r.err()).as(String.join(" ", cases.get(i))).startsWith("ladder: ").contains(expected.get(i)).hasLineCount(1);
+            assertThat(r.out()).isEmpty();
+        }
+    }
+}

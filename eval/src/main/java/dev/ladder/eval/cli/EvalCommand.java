@@ -67,7 +67,7 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
             description = "EX semantics: spider (test-suite exec_eval, default) or bird (set equality, column order counts).")
     String exMode;
-    @Option(names = "--keep-distinct", description = "Spider mode: keep DISTINCT in both queries (the reference drops it).")
+    @Option(names = "--keep-distinct", description = "Keep DISTINCT: EX runs both queries with it (the reference drops it), EM compares it (the reference ignores it).")
     boolean keepDistinct;
     @Option(names = "--tolerance", defaultValue = "0", paramLabel = "REL",
             description = "Relative tolerance for numbers, e.g. 1e-6 (default: exact).")
@@ -144,7 +144,9 @@ final class EvalCommand implements Callable<Integer> {
         Path dir = suite != null ? suite : TestSuite.defaultDir(original.name());
         boolean explicit = suite != null;
         if (noSuite && explicit) throw new UserError("--suite and --no-suite cannot be used together");
-        if (noSuite) return new Scoring(original, suiteDbs, options, new ExactMatch(original.schema(), false));
+        // --keep-distinct makes EM compare DISTINCT too, as it makes EX keep it
+        ExactMatch em = new ExactMatch(original.schema(), false, true, keepDistinct);
+        if (noSuite) return new Scoring(original, suiteDbs, options, em);
         if (explicit || Files.isRegularFile(dir.resolve("manifest.json"))) {
             TestSuite ts = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite in " + dir + " (missing manifest.json)"));
             List<Database> all = ts.open(EmbeddedMariaDb.shared());
@@ -152,7 +154,7 @@ final class EvalCommand implements Callable<Integer> {
             // open() lists the original first; Scoring always checks the original itself
             suiteDbs = Optional.of(all.subList(1, all.size()));
         }
-        return new Scoring(original, suiteDbs, options, new ExactMatch(original.schema(), false));
+        return new Scoring(original, suiteDbs, options, em);
     }
 
     private void printJson(List<ItemScore> scores, ExOptions options) {

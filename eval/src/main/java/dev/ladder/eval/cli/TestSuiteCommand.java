@@ -1,6 +1,19 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.ItemScore;
+import dev.ladder.eval.score.Predictions;
+import dev.ladder.eval.score.ScoreSummary;
+import dev.ladder.eval.score.Scoring;
+import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.pipeline.db.Database;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import dev.ladder.eval.testsuite.TestSuiteBuilder;
 import dev.ladder.pipeline.db.ClassicModels;
 import dev.ladder.pipeline.db.Databases;
@@ -21,7 +34,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "testsuite", description = "Distilled test suites for TS accuracy (Zhong, Yu and Klein 2020).",
-        subcommands = {TestSuiteCommand.Build.class, TestSuiteCommand.Info.class})
+        subcommands = {TestSuiteCommand.Build.class, TestSuiteCommand.Info.class, TestSuiteCommand.Bench.class})
 final class TestSuiteCommand {
 
     @Command(name = "build", mixinStandardHelpOptions = true,
@@ -103,6 +116,101 @@ final class TestSuiteCommand {
             PrintWriter out = spec.commandLine().getOut();
             print(out, suite);
             return 0;
+        }
+    }
+
+    @Command(name = "bench", mixinStandardHelpOptions = true,
+            description = {"Time scoring a split on the original database alone and on the stored test suite, side by side.",
+                    "Without --pred the golds are the predictions: the worst case, every item runs on every database."})
+    static final class Bench implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "DB", description = "Database the suite was built for: classicmodels.") String database;
+        @Option(names = "--split", defaultValue = "test", paramLabel = "SPLIT", description = "Benchmark split (default test).")
+        String split;
+        @Option(names = "--pred", paramLabel = "FILE.jsonl", description = "Predictions to score (default: the golds).")
+        Path pred;
+        @Option(names = "--repeat", defaultValue = "3", paramLabel = "R", description = "Timed rounds per setting; the median is shown (default 3).")
+        int repeat;
+
+        @Override
+        public Integer call() {
+            String db = database.strip().toLowerCase(Locale.ROOT);
+            if (repeat < 1) throw new UserError("--repeat must be at least 1, got " + repeat);
+            Path dir = TestSuite.defaultDir(db);
+            TestSuite suite = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite of " + db + " in " + dir
+                    + "; build one with 'ladder testsuite build " + db + "'"));
+            Benchmark bench = Benchmarks.load(suite.benchmark());
+            List<BenchmarkItem> items = bench.split(split);
+            Map<String, String> predictions = new LinkedHashMap<>();
+            if (pred == null) items.forEach(i -> predictions.put(i.id(), i.sql()));
+            else predictions.putAll(Predictions.readJsonl(pred));
+            EmbeddedMariaDb server = EmbeddedMariaDb.shared();
+            if (db.equals(ClassicModels.NAME)) ClassicModels.ensureLoaded(server, LadderPaths.dataDir());
+            List<Database> all = suite.open(server);
+            try {
+                Database original = all.get(0);
+                ExactMatch em = new ExactMatch(original.schema(), false);
+                List<Database> suiteDbs = all.subList(1, all.size());
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("scoring " + items.size() + " " + (pred == null ? "golds as predictions" : "predictions from " + pred)
+                        + " of " + bench.name() + "/" + split + "; median of " + repeat + " rounds");
+                out.println("cold: a new scorer (gold results computed); warm: the same scorer again (gold results cached)");
+                out.println();
+                Timing base = time(() -> new Scoring(original, Optional.empty(), ExOptions.DEFAULT, em), items, predictions);
+                Timing full = time(() -> new Scoring(original, Optional.of(suiteDbs), ExOptions.DEFAULT, em), items, predictions);
+                TextTable t = new TextTable(List.of("setting", "databases", "cold ms", "warm ms", "ms/item cold", "x original cold",
+                        "EX", "TS")).alignRight(1).alignRight(2).alignRight(3).alignRight(4).alignRight(5).alignRight(6).alignRight(7);
+                for (var e : List.of(Map.entry("original", base), Map.entry("original + suite", full))) {
+                    Timing m = e.getValue();
+                    t.add(List.of(e.getKey(), Integer.toString(e.getValue() == base ? 1 : all.size()),
+                            ms(m.coldNanos()), ms(m.warmNanos()),
+                            String.format(Locale.ROOT, "%.2f", m.coldNanos() / 1e6 / items.size()),
+                            String.format(Locale.ROOT, "%.2f", (double) m.coldNanos() / base.coldNanos()),
+                            String.format(Locale.ROOT, "%.3f", m.summary().ex()),
+                            m.summary().ts() == null ? "missing" : String.format(Locale.ROOT, "%.3f", m.summary().ts())));
+                }
+                t.print(out);
+                out.flush();
+                return 0;
+            } finally {
+                all.forEach(Database::close);
+            }
+        }
+
+        private record Timing(long coldNanos, long warmNanos, ScoreSummary summary) {}
+
+        private Timing time(java.util.function.Supplier<Scoring> scorer, List<BenchmarkItem> items, Map<String, String> predictions) {
+            scoreAll(scorer.get(), items, predictions); // warm-up: JIT, connections, server caches
+            long[] cold = new long[repeat];
+            long[] warm = new long[repeat];
+            List<ItemScore> last = List.of();
+            for (int r = 0; r < repeat; r++) {
+                Scoring s = scorer.get();
+                long t0 = System.nanoTime();
+                scoreAll(s, items, predictions);
+                long t1 = System.nanoTime();
+                last = scoreAll(s, items, predictions);
+                long t2 = System.nanoTime();
+                cold[r] = t1 - t0;
+                warm[r] = t2 - t1;
+            }
+            return new Timing(median(cold), median(warm), ScoreSummary.of(last));
+        }
+
+        private static List<ItemScore> scoreAll(Scoring s, List<BenchmarkItem> items, Map<String, String> predictions) {
+            List<ItemScore> out = new ArrayList<>(items.size());
+            for (BenchmarkItem i : items) out.add(s.score(i.id(), i.category(), i.allGold(), predictions.get(i.id())));
+            return out;
+        }
+
+        private static long median(long[] v) {
+            long[] c = v.clone();
+            java.util.Arrays.sort(c);
+            return c[c.length / 2];
+        }
+
+        private static String ms(long nanos) {
+            return String.format(Locale.ROOT, "%.0f", nanos / 1e6);
         }
     }
 

@@ -51,6 +51,14 @@ class TestSuiteCommandTest {
     }
 
     @Test
+    void benchRejectsBadRepeatBeforeTouchingAnySuite() {
+        Run r = run("bench", "classicmodels", "--repeat", "0");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("ladder: --repeat must be at least 1, got 0\n");
+        assertThat(run("bench", "--help").out()).contains("--pred", "--repeat", "--split");
+    }
+
+    @Test
     void helpListsTheOptions() {
         Run r = run("build", "--help");
         assertThat(r.code()).isZero();

@@ -105,10 +105,13 @@ final class ComponentExtractor {
 
     private final SchemaIndex schema;
     private final boolean compareValues;
+    /** false (Spider's DISABLE_DISTINCT): SELECT DISTINCT and an aggregate's DISTINCT are not compared. */
+    private final boolean compareDistinct;
 
-    ComponentExtractor(SchemaIndex schema, boolean compareValues) {
+    ComponentExtractor(SchemaIndex schema, boolean compareValues, boolean compareDistinct) {
         this.schema = schema;
         this.compareValues = compareValues;
+        this.compareDistinct = compareDistinct;
     }
 
     SqlUnit extract(Select select) {
@@ -262,7 +265,7 @@ final class ComponentExtractor {
         List<SelectUnit> select = new ArrayList<>();
         for (SelectItem<?> item : items) select.add(selectUnit(item.getExpression(), ctx));
         select.sort(null);
-        if (ps.getDistinct() != null) kw.add("distinct");
+        if (ps.getDistinct() != null && compareDistinct) kw.add("distinct");
 
         Set<String> keywordConnectors = new HashSet<>();
         List<CondUnit> keywordLeaves = new ArrayList<>();
@@ -432,10 +435,10 @@ final class ComponentExtractor {
                 && AGGREGATES.contains(functionName(f))) {
             List<Expression> params = parameters(f);
             if (f.isAllColumns() && params.isEmpty() || countOfConstant(f)) {
-                return new SelectUnit(functionName(f), f.isDistinct(), "*");
+                return new SelectUnit(functionName(f), f.isDistinct() && compareDistinct, "*");
             }
             if (params.size() == 1 && (f.getOrderByElements() == null || f.getOrderByElements().isEmpty())) {
-                return new SelectUnit(functionName(f), f.isDistinct(), ex(params.get(0), ctx));
+                return new SelectUnit(functionName(f), f.isDistinct() && compareDistinct, ex(params.get(0), ctx));
             }
         }
         return new SelectUnit("none", false, ex(e, ctx));
@@ -793,7 +796,7 @@ final class ComponentExtractor {
 
     private String function(Function f, Ctx ctx) {
         StringBuilder sb = new StringBuilder(functionName(f)).append('(');
-        if (f.isDistinct()) sb.append("distinct ");
+        if (f.isDistinct() && (compareDistinct || !AGGREGATES.contains(functionName(f)))) sb.append("distinct ");
         if (f.isUnique()) sb.append("unique ");
         List<Expression> params = parameters(f);
         if (countOfConstant(f)) return sb.append("*)").toString();

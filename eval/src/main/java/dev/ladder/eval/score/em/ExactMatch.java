@@ -39,7 +39,16 @@ public final class ExactMatch {
      *                        {@code customers.customerNumber}
      */
     public ExactMatch(Schema schema, boolean compareValues, boolean foldForeignKeys) {
-        this.extractor = new ComponentExtractor(new SchemaIndex(schema, foldForeignKeys), compareValues);
+        this(schema, compareValues, foldForeignKeys, false);
+    }
+
+    /**
+     * @param compareDistinct false (Spider's {@code DISABLE_DISTINCT}, the default) ignores
+     *                        {@code SELECT DISTINCT} and {@code COUNT(DISTINCT x)}-style aggregate
+     *                        DISTINCT; true compares them (what {@code --keep-distinct} asks for)
+     */
+    public ExactMatch(Schema schema, boolean compareValues, boolean foldForeignKeys, boolean compareDistinct) {
+        this.extractor = new ComponentExtractor(new SchemaIndex(schema, foldForeignKeys), compareValues, compareDistinct);
         this.compareValues = compareValues;
     }
 

@@ -1,0 +1,19 @@
+package dev.ladder.inference;
+
+import java.util.List;
+
+/** A text generator. Engines: {@code djl} (main), later {@code onnx}, {@code openai-http}. */
+public interface LanguageModel extends AutoCloseable {
+
+    /** One completion per request, in order. */
+    List<Completion> generate(List<GenerationRequest> requests);
+
+    /** A name for result rows (e.g. the model directory's name). */
+    String name();
+
+    /** The prompt format the model expects (chat for instruct models, completion for base models). */
+    PromptFormat promptFormat();
+
+    @Override
+    void close();
+}

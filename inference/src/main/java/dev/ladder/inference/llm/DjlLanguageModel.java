@@ -1,0 +1,422 @@
+package dev.ladder.inference.llm;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.pytorch.jni.JniUtils;
+import dev.ladder.inference.Candidate;
+import dev.ladder.inference.Completion;
+import dev.ladder.inference.FinishReason;
+import dev.ladder.inference.GenerationRequest;
+import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.PromptFormat;
+import dev.ladder.inference.Sampling;
+import dev.ladder.inference.model.ModelConfig;
+import dev.ladder.inference.model.Weights;
+import dev.ladder.inference.text.PromptFormats;
+import dev.ladder.inference.text.Tokenizer;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * The {@code djl} engine: a {@link LlamaModel} plus the generation loop.
+ *
+ * <p>Per call, requests are grouped into batches of at most {@link Options#maxBatchRows} candidate rows (a request's
+ * {@code n} candidates always stay together). For each batch: the prompts are prefilled (left-padded, in chunks of at
+ * most {@link Options#prefillTokens} padded tokens), each prompt's keys/values are copied into the cache rows of its
+ * {@code n} candidates, and then every decode step runs the live rows together. Finished rows leave the batch
+ * (see {@link KvCache}).
+ *
+ * <p>Determinism: candidate {@code i} (0-based) of a request with seed {@code s} draws from its own
+ * {@code SplittableRandom(s + i)}, so its tokens do not depend on the other rows of the batch, and candidate {@code i}
+ * of an {@code n}-candidate request equals the single candidate of the same request with seed {@code s + i}.
+ *
+ * <p>Stops: the config's end-of-sequence ids and the request's stop ids end a candidate (the id is not kept);
+ * stop strings are searched in the decoded generated text only, and the text is cut before the earliest one (the
+ * ids and log-probs keep the token that completed it). A candidate whose sequence reaches the context window ends
+ * with {@link FinishReason#CONTEXT}; a prompt longer than the window gives an empty CONTEXT candidate.
+ */
+public final class DjlLanguageModel implements LanguageModel {
+
+    /**
+     * @param model         model options (precision, int8, context window)
+     * @param maxBatchRows  most candidate rows decoded together
+     * @param prefillTokens most padded prompt tokens prefilled in one forward pass
+     * @param threads       PyTorch intra-op threads (0 = leave PyTorch's default)
+     */
+    public record Options(LlamaModel.Options model, int maxBatchRows, int prefillTokens, int threads) {
+        public static final Options DEFAULT = new Options(LlamaModel.Options.DEFAULT, 16, 4096, 0);
+
+        public Options {
+            Objects.requireNonNull(model, "model");
+            if (maxBatchRows < 1) throw new IllegalArgumentException("maxBatchRows must be >= 1");
+            if (prefillTokens < 1) throw new IllegalArgumentException("prefillTokens must be >= 1");
+            if (threads < 0) throw new IllegalArgumentException("threads must be >= 0");
+        }
+
+        public Options withMaxBatchRows(int rows) {
+            return new Options(model, rows, prefillTokens, threads);
+        }
+
+        public Options withThreads(int t) {
+            return new Options(model, maxBatchRows, prefillTokens, t);
+        }
+    }
+
+    private final LlamaModel model;
+    private final TokenCodec codec;
+    private final String name;
+    private final PromptFormat format;
+    private final Options options;
+    private final Set<Integer> eosIds;
+    private Tokenizer onClose;
+
+    /**
+     * Wraps a loaded model; takes ownership of it (closed with this).
+     *
+     * @param codec  tokenizer for text prompts, stop strings and candidate text; may be null when every request
+     *               gives prompt ids and no stop strings (texts are then empty)
+     * @param format the prompt format to report (may be null)
+     */
+    public DjlLanguageModel(LlamaModel model, TokenCodec codec, String name, PromptFormat format, Options options) {
+        this.model = Objects.requireNonNull(model, "model");
+        this.codec = codec;
+        this.name = Objects.requireNonNull(name, "name");
+        this.format = format;
+        this.options = Objects.requireNonNull(options, "options");
+        this.eosIds = Set.copyOf(model.config().eosTokenIds());
+        if (options.threads() > 0) {
+            JniUtils.setNumThreads(options.threads());
+        }
+    }
+
+    /**
+     * Loads a Hugging Face model directory: {@code config.json} (+ {@code generation_config.json}),
+     * {@code *.safetensors}, {@code tokenizer.json}; the prompt format comes from {@code tokenizer_config.json}.
+     *
+     * @throws dev.ladder.inference.model.ModelException for a missing or malformed file
+     */
+    public static DjlLanguageModel load(Path modelDir, Device device, Options options) {
+        ModelConfig config = ModelConfig.read(modelDir);
+        PromptFormat format = PromptFormats.forModel(modelDir);
+        Tokenizer tokenizer = Tokenizer.load(modelDir);
+        try {
+            LlamaModel model;
+            try (Weights weights = Weights.open(modelDir)) {
+                model = LlamaModel.load(config, WeightSource.of(weights), device, options.model());
+            }
+            TokenCodec codec = new TokenCodec() {
+                @Override
+                public int[] encode(String text) {
+                    return tokenizer.encode(text);
+                }
+
+                @Override
+                public String decode(List<Integer> ids) {
+                    return tokenizer.decode(ids);
+                }
+            };
+            Path name = modelDir.toAbsolutePath().normalize().getFileName();
+            DjlLanguageModel lm = new DjlLanguageModel(model, codec, name == null ? modelDir.toString() : name.toString(),
+                    format, options);
+            lm.onClose = tokenizer;
+            return lm;
+        } catch (RuntimeException e) {
+            tokenizer.close();
+            throw e;
+        }
+    }
+
+    public LlamaModel model() {
+        return model;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public PromptFormat promptFormat() {
+        return format;
+    }
+
+    @Override
+    public void close() {
+        try {
+            model.close();
+        } finally {
+            if (onClose != null) onClose.close();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------- generation
+
+    /** One candidate being generated. */
+    private final class Row {
+        final int request;
+        final int candidate;
+        final int[] prompt;
+        final int maxNew;
+        final int limit;              // tokens it may generate: min(maxNew, context - prompt)
+        final Sampling sampling;
+        final Set<Integer> stopIds;
+        final List<String> stopStrings;
+        final SplittableRandom rng;
+        final List<Integer> ids = new ArrayList<>();
+        final List<Float> logProbs = new ArrayList<>();
+        int pad;
+        int last;
+        FinishReason finish;
+        String cutText;
+
+        Row(int request, int candidate, GenerationRequest r, int[] prompt) {
+            this.request = request;
+            this.candidate = candidate;
+            this.prompt = prompt;
+            this.maxNew = r.maxNewTokens();
+            this.limit = Math.max(0, Math.min(r.maxNewTokens(), model.contextLength() - prompt.length));
+            this.sampling = r.sampling();
+            Set<Integer> stops = new HashSet<>(eosIds);
+            stops.addAll(r.stopTokenIds());
+            this.stopIds = stops;
+            this.stopStrings = r.stopStrings();
+            this.rng = new SplittableRandom(r.seed() + candidate);
+        }
+
+        boolean done() {
+            return finish != null;
+        }
+
+        void accept(int token, float logProb) {
+            if (stopIds.contains(token)) {
+                finish = FinishReason.STOP_TOKEN;
+                return;
+            }
+            ids.add(token);
+            logProbs.add(logProb);
+            last = token;
+            if (!stopStrings.isEmpty()) {
+                String text = codec.decode(ids);
+                int cut = -1;
+                for (String s : stopStrings) {
+                    int at = text.indexOf(s);
+                    if (at >= 0 && (cut < 0 || at < cut)) cut = at;
+                }
+                if (cut >= 0) {
+                    cutText = text.substring(0, cut);
+                    finish = FinishReason.STOP_STRING;
+                    return;
+                }
+            }
+            if (ids.size() >= limit) {
+                finish = limit >= maxNew ? FinishReason.LENGTH : FinishReason.CONTEXT;
+            }
+        }
+
+        Candidate toCandidate() {
+            String text = cutText != null ? cutText : codec == null ? "" : codec.decode(ids);
+            return new Candidate(text, ids, logProbs, finish);
+        }
+    }
+
+    /** Runs the requests (one call at a time: calls from several threads are serialised). */
+    @Override
+    public synchronized List<Completion> generate(List<GenerationRequest> requests) {
+        int nReq = requests.size();
+        int[][] prompts = new int[nReq][];
+        List<List<Row>> rowsByRequest = new ArrayList<>();
+        for (int i = 0; i < nReq; i++) {
+            GenerationRequest r = requests.get(i);
+            if (r.promptIds() != null) {
+                prompts[i] = r.promptIds().stream().mapToInt(Integer::intValue).toArray();
+            } else {
+                if (codec == null) throw new IllegalArgumentException("request " + i + " has a text prompt but the model has no tokenizer");
+                prompts[i] = codec.encode(r.prompt());
+            }
+            if (prompts[i].length == 0) throw new IllegalArgumentException("request " + i + " has an empty prompt");
+            if (!r.stopStrings().isEmpty() && codec == null) {
+                throw new IllegalArgumentException("request " + i + " has stop strings but the model has no tokenizer");
+            }
+            List<Row> rows = new ArrayList<>();
+            for (int c = 0; c < r.n(); c++) {
+                Row row = new Row(i, c, r, prompts[i]);
+                if (row.maxNew == 0) row.finish = FinishReason.LENGTH;
+                else if (row.limit == 0) row.finish = FinishReason.CONTEXT;
+                rows.add(row);
+            }
+            rowsByRequest.add(rows);
+        }
+        long[] prefillMillis = new long[nReq];
+        long[] decodeMillis = new long[nReq];
+
+        // group whole requests into batches of at most maxBatchRows candidate rows
+        List<Integer> group = new ArrayList<>();
+        int groupRows = 0;
+        for (int i = 0; i <= nReq; i++) {
+            boolean flush = i == nReq || (!group.isEmpty() && groupRows + requests.get(i).n() > options.maxBatchRows());
+            if (flush && !group.isEmpty()) {
+                runBatch(group, rowsByRequest, prompts, prefillMillis, decodeMillis);
+                group.clear();
+                groupRows = 0;
+            }
+            if (i < nReq && !rowsByRequest.get(i).get(0).done()) {
+                group.add(i);
+                groupRows += requests.get(i).n();
+            }
+        }
+
+        List<Completion> out = new ArrayList<>(nReq);
+        for (int i = 0; i < nReq; i++) {
+            List<Candidate> cands = rowsByRequest.get(i).stream().map(Row::toCandidate).toList();
+            out.add(new Completion(cands, prompts[i].length, prefillMillis[i], decodeMillis[i]));
+        }
+        return out;
+    }
+
+    private void runBatch(List<Integer> reqs, List<List<Row>> rowsByRequest, int[][] prompts, long[] prefillMillis,
+                          long[] decodeMillis) {
+        List<Row> all = new ArrayList<>();
+        int maxPrompt = 0;
+        int maxLimit = 0;
+        for (int r : reqs) {
+            all.addAll(rowsByRequest.get(r));
+            maxPrompt = Math.max(maxPrompt, prompts[r].length);
+            for (Row row : rowsByRequest.get(r)) maxLimit = Math.max(maxLimit, row.limit);
+        }
+        int columns = maxPrompt + Math.max(0, maxLimit - 1);   // the last generated token is never fed back
+        Row[] slots = all.toArray(new Row[0]);
+        int[] pads = new int[slots.length];
+        for (int s = 0; s < slots.length; s++) {
+            slots[s].pad = maxPrompt - slots[s].prompt.length;
+            pads[s] = slots[s].pad;
+        }
+        int vocab = model.config().vocabSize();
+        try (KvCache cache = new KvCache(model, slots.length, columns, pads)) {
+            // ---- prefill, in chunks of whole requests
+            int slot = 0;
+            int ri = 0;
+            while (ri < reqs.size()) {
+                long t0 = System.nanoTime();
+                int chunkStart = ri;
+                int chunkLen = prompts[reqs.get(ri)].length;
+                ri++;
+                while (ri < reqs.size()) {
+                    int len = Math.max(chunkLen, prompts[reqs.get(ri)].length);
+                    if ((long) len * (ri - chunkStart + 1) > options.prefillTokens()) break;
+                    chunkLen = len;
+                    ri++;
+                }
+                int nChunk = ri - chunkStart;
+                long[] tokens = new long[nChunk * chunkLen];
+                long[] positions = new long[nChunk * chunkLen];
+                float[] mask = new float[nChunk * chunkLen];
+                List<Integer> source = new ArrayList<>();
+                boolean identity = true;
+                boolean padded = false;
+                for (int c = 0; c < nChunk; c++) {
+                    int[] p = prompts[reqs.get(chunkStart + c)];
+                    int off = chunkLen - p.length;
+                    padded |= off > 0;
+                    for (int j = 0; j < chunkLen; j++) {
+                        tokens[c * chunkLen + j] = j < off ? 0 : p[j - off];
+                        positions[c * chunkLen + j] = Math.max(0, j - off);
+                        mask[c * chunkLen + j] = j < off ? LlamaModel.MASKED : 0f;
+                    }
+                    int n = rowsByRequest.get(reqs.get(chunkStart + c)).size();
+                    identity &= n == 1;
+                    for (int k = 0; k < n; k++) source.add(c);
+                }
+                int firstSlot = slot;
+                int chunkRows = source.size();
+                try (NDManager step = model.manager().newSubManager()) {
+                    NDArray tok = step.create(tokens, new Shape(nChunk, chunkLen));
+                    NDArray pos = step.create(positions, new Shape(nChunk, chunkLen));
+                    NDArray m = padded ? step.create(mask, new Shape(nChunk, 1, 1, 1, chunkLen)) : null;
+                    int[] src = identity ? null : source.stream().mapToInt(Integer::intValue).toArray();
+                    NDArray logits = model.forward(tok, pos, m, true,
+                            cache.prefillSink(firstSlot, src, maxPrompt - chunkLen), false);
+                    if (src != null) logits = LlamaModel.Ops.rows(logits, step.create(Arrays.stream(src).asLongStream().toArray()));
+                    choose(logits, Arrays.copyOfRange(slots, firstSlot, firstSlot + chunkRows), vocab);
+                }
+                slot += chunkRows;
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                for (int c = chunkStart; c < ri; c++) prefillMillis[reqs.get(c)] = ms;
+            }
+
+            // ---- decode: all live rows advance one column per step
+            long t0 = System.nanoTime();
+            int live = compact(cache, slots, slots.length, maxPrompt);
+            int column = maxPrompt;
+            while (live > 0) {
+                try (NDManager step = model.manager().newSubManager()) {
+                    long[] tokens = new long[live];
+                    long[] positions = new long[live];
+                    boolean padded = false;
+                    for (int s = 0; s < live; s++) {
+                        tokens[s] = slots[s].last;
+                        positions[s] = column - slots[s].pad;
+                        padded |= slots[s].pad > 0;
+                    }
+                    NDArray tok = step.create(tokens, new Shape(live, 1));
+                    NDArray pos = step.create(positions, new Shape(live, 1));
+                    NDArray m = padded ? cache.maskView(step, live, column + 1) : null;
+                    NDArray logits = model.forward(tok, pos, m, false, cache.decodeSink(live, column), false);
+                    choose(logits, Arrays.copyOf(slots, live), vocab);
+                }
+                column++;
+                live = compact(cache, slots, live, column);
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            for (int r : reqs) decodeMillis[r] = ms;
+        }
+    }
+
+    /** Moves finished rows out of the leading live block (last live row into the hole); returns the new live count. */
+    private static int compact(KvCache cache, Row[] slots, int live, int writtenColumns) {
+        int i = 0;
+        while (i < live) {
+            if (slots[i].done()) {
+                live--;
+                if (i != live) {
+                    cache.moveRow(live, i, writtenColumns);
+                    Row tmp = slots[i];
+                    slots[i] = slots[live];
+                    slots[live] = tmp;
+                }
+            } else {
+                i++;
+            }
+        }
+        return live;
+    }
+
+    /** Picks the next token of every row from its logits row ({@code [rows, vocab]} float32). */
+    private static void choose(NDArray logits, Row[] rows, int vocab) {
+        boolean allGreedy = true;
+        for (Row r : rows) allGreedy &= r.sampling.greedy();
+        if (allGreedy) {
+            // on the device: arg-max and log p(arg-max) = -log(sum(exp(l - max))); only 2 x rows numbers come back
+            NDArray max = logits.max(new int[] {1}, true);
+            NDArray lp = logits.sub(max).exp().sum(new int[] {1}).log().neg();
+            long[] ids = logits.argMax(1).toLongArray();
+            float[] lps = lp.toType(DataType.FLOAT32, false).toFloatArray();
+            for (int i = 0; i < rows.length; i++) rows[i].accept((int) ids[i], lps[i]);
+            return;
+        }
+        float[] host = logits.toFloatArray();
+        for (int i = 0; i < rows.length; i++) {
+            Sampler.Choice c = Sampler.choose(host, i * vocab, vocab, rows[i].sampling, rows[i].rng);
+            rows[i].accept(c.token(), c.logProb());
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.ladder.inference.llm;
+
+import dev.ladder.inference.model.Weights;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where {@link LlamaModel} reads its tensors from, by Hugging Face name. A thin seam so the model does not depend on
+ * how weights are stored: {@link #of(Weights)} adapts the safetensors reader; tests use
+ * {@link #inMemory(Map, Map)}.
+ */
+public interface WeightSource {
+
+    /** Whether a tensor of this name exists. */
+    boolean contains(String name);
+
+    /** The tensor's shape, outermost first. */
+    long[] shape(String name);
+
+    /** The tensor as float32, a direct little-endian buffer positioned at 0. */
+    ByteBuffer float32(String name);
+
+    /**
+     * The tensor as IEEE float16, a direct little-endian buffer, or null when the source has no cheaper way than
+     * converting its float32 form (the model then converts on the device).
+     */
+    default ByteBuffer float16(String name) {
+        return null;
+    }
+
+    /** A safetensors model directory opened by {@link Weights}; the caller keeps it open while loading. */
+    static WeightSource of(Weights weights) {
+        return new WeightSource() {
+            @Override
+            public boolean contains(String name) {
+                return weights.contains(name);
+            }
+
+            @Override
+            public long[] shape(String name) {
+                return weights.info(name).shape();
+            }
+
+            @Override
+            public ByteBuffer float32(String name) {
+                return weights.toFloat32(name);
+            }
+
+            @Override
+            public ByteBuffer float16(String name) {
+                return weights.toFloat16(name);
+            }
+
+            @Override
+            public String toString() {
+                return weights.toString();
+            }
+        };
+    }
+
+    /** Tensors held in Java arrays (tests, tools). */
+    static WeightSource inMemory(Map<String, float[]> data, Map<String, long[]> shapes) {
+        Map<String, float[]> d = new HashMap<>(data);
+        Map<String, long[]> s = new HashMap<>(shapes);
+        return new WeightSource() {
+            @Override
+            public boolean contains(String name) {
+                return d.containsKey(name);
+            }
+
+            @Override
+            public long[] shape(String name) {
+                long[] shape = s.get(name);
+                if (shape == null) throw new IllegalArgumentException("no tensor '" + name + "'");
+                return shape.clone();
+            }
+
+            @Override
+            public ByteBuffer float32(String name) {
+                float[] f = d.get(name);
+                if (f == null) throw new IllegalArgumentException("no tensor '" + name + "'");
+                ByteBuffer b = ByteBuffer.allocateDirect(f.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+                b.asFloatBuffer().put(f);
+                return b;
+            }
+
+            @Override
+            public String toString() {
+                return "in-memory weights " + Set.copyOf(d.keySet()).size() + " tensors";
+            }
+        };
+    }
+}

@@ -25,8 +25,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "bench", description = "Benchmarks: check, info, export.",
-        subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class})
+@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput.",
+        subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class})
 final class BenchCommand {
 
     @Command(name = "info", mixinStandardHelpOptions = true,
@@ -173,5 +173,47 @@ final class BenchCommand {
             out.println(problems == 0 ? "all items ok" : problems + " item(s) with problems (marked !)");
             return problems == 0 ? 0 : 1;
         }
+    }
+
+    @Command(name = "generate", mixinStandardHelpOptions = true,
+            description = "Generation throughput of the djl engine: prefill tok/s, decode tok/s per batch size, peak memory, "
+                    + "batch-1 decode as a share of the memory-bandwidth roofline.")
+    static final class Generate implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--model", required = true, paramLabel = "MODEL",
+                description = "A model directory or a pulled repo id owner/name[@revision].")
+        String model;
+        @Option(names = "--batches", split = ",", paramLabel = "B[,B...]", description = "Decode batch sizes (default 1,4,16).")
+        List<Integer> batches = dev.ladder.inference.llm.GenerationBenchmark.BATCHES;
+        @Option(names = "--prompt-tokens", paramLabel = "N", defaultValue = "128", description = "Prompt length (default ${DEFAULT-VALUE}).")
+        int promptTokens;
+        @Option(names = "--new-tokens", paramLabel = "N", defaultValue = "32", description = "Tokens decoded per row (default ${DEFAULT-VALUE}).")
+        int newTokens;
+        @Option(names = "--threads", paramLabel = "N", description = "PyTorch intra-op threads (default: all cores).")
+        Integer threads;
+
+        @Override
+        public Integer call() {
+            for (int b : batches) {
+                if (b < 1) throw new UserError("--batches must be positive integers, got " + b);
+            }
+            if (promptTokens < 1) throw new UserError("--prompt-tokens must be >= 1, got " + promptTokens);
+            if (newTokens < 2) throw new UserError("--new-tokens must be >= 2, got " + newTokens);
+            int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+            if (t < 1) throw new UserError("--threads must be >= 1, got " + t);
+            Path dir = ModelCommand.resolve(model);
+            dev.ladder.inference.llm.GenerationBenchmark.Result r;
+            try {
+                r = dev.ladder.inference.llm.GenerationBenchmark.run(dir,
+                        ai.djl.engine.Engine.getEngine("PyTorch").defaultDevice(), t, batches, promptTokens, newTokens);
+            } catch (dev.ladder.inference.model.ModelException e) {
+                throw new UserError(e.getMessage(), e);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(r.table());
+            out.flush();
+            return 0;
+        }
+
     }
 }

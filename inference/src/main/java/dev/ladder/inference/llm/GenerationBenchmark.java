@@ -41,8 +41,9 @@ public final class GenerationBenchmark {
      * @param decodeTokensPerSec  generated tokens per second by batch size
      * @param peakRssBytes        VmHWM of this process after the run (-1 when unknown)
      */
-    public record Result(String model, String device, int threads, long weightBytesPerStep, double bandwidthGBs,
-                         double prefillTokensPerSec, Map<Integer, Double> decodeTokensPerSec, long peakRssBytes) {
+    public record Result(String model, String device, int threads, int promptTokens, long weightBytesPerStep,
+                         double bandwidthGBs, double prefillTokensPerSec, Map<Integer, Double> decodeTokensPerSec,
+                         long peakRssBytes) {
 
         /** Batch-1 decode steps per second the bandwidth allows. */
         public double rooflineTokensPerSec() {
@@ -61,7 +62,7 @@ public final class GenerationBenchmark {
             sb.append(String.format(Locale.ROOT, "%-34s %12s%n", "metric", "value"));
             sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "weights read per step (MB)", weightBytesPerStep / 1e6));
             sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "read bandwidth (GB/s)", bandwidthGBs));
-            sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "prefill, prompt " + PROMPT + " (tok/s)", prefillTokensPerSec));
+            sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "prefill, prompt " + promptTokens + " (tok/s)", prefillTokensPerSec));
             for (Map.Entry<Integer, Double> e : decodeTokensPerSec.entrySet()) {
                 sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "decode, batch " + e.getKey() + " (tok/s)", e.getValue()));
             }
@@ -79,7 +80,16 @@ public final class GenerationBenchmark {
 
     /** Loads {@code modelDir} on {@code device} with {@code threads} intra-op threads and measures it. */
     public static Result run(Path modelDir, Device device, int threads, int decodeSteps) {
-        DjlLanguageModel.Options opts = DjlLanguageModel.Options.DEFAULT.withThreads(threads).withMaxBatchRows(16);
+        return run(modelDir, device, threads, BATCHES, PROMPT, decodeSteps);
+    }
+
+    /** As {@link #run(Path, Device, int, int)} with other batch sizes and prompt length. */
+    public static Result run(Path modelDir, Device device, int threads, List<Integer> batches, int promptTokens,
+                             int decodeSteps) {
+        if (batches.isEmpty() || batches.stream().anyMatch(b -> b < 1)) throw new IllegalArgumentException("batch sizes must be >= 1: " + batches);
+        if (promptTokens < 1) throw new IllegalArgumentException("prompt tokens must be >= 1, got " + promptTokens);
+        int maxBatch = batches.stream().mapToInt(Integer::intValue).max().orElse(16);
+        DjlLanguageModel.Options opts = DjlLanguageModel.Options.DEFAULT.withThreads(threads).withMaxBatchRows(Math.max(16, maxBatch));
         // ids only: no tokenizer needed (benchmark-shaped models may have a vocabulary their tokenizer does not cover)
         LlamaModel model;
         try (Weights w = Weights.open(modelDir)) {
@@ -87,28 +97,32 @@ public final class GenerationBenchmark {
         }
         Path name = modelDir.toAbsolutePath().normalize().getFileName();
         try (DjlLanguageModel lm = new DjlLanguageModel(model, null, String.valueOf(name), null, opts)) {
-            return run(lm, threads, decodeSteps);
+            return run(lm, threads, batches, promptTokens, decodeSteps);
         }
     }
 
     /** Measures a loaded model. */
     public static Result run(DjlLanguageModel lm, int threads, int decodeSteps) {
+        return run(lm, threads, BATCHES, PROMPT, decodeSteps);
+    }
+
+    public static Result run(DjlLanguageModel lm, int threads, List<Integer> batches, int promptTokens, int decodeSteps) {
         if (threads > 0) JniUtils.setNumThreads(threads);
         int vocab = lm.model().config().vocabSize();
         Random rnd = new Random(1);
         // warm-up: allocator, kernels, JIT
-        lm.generate(List.of(request(rnd, vocab, 8)));
-        lm.generate(batch(rnd, vocab, 4, 4));
+        lm.generate(List.of(request(rnd, vocab, promptTokens, 8)));
+        lm.generate(batch(rnd, vocab, promptTokens, 4, 4));
 
         double prefill = 0;
         for (int i = 0; i < 3; i++) {
             long t0 = System.nanoTime();
-            lm.generate(List.of(request(rnd, vocab, 1)));
-            prefill = Math.max(prefill, PROMPT / ((System.nanoTime() - t0) / 1e9));
+            lm.generate(List.of(request(rnd, vocab, promptTokens, 1)));
+            prefill = Math.max(prefill, promptTokens / ((System.nanoTime() - t0) / 1e9));
         }
         Map<Integer, Double> decode = new LinkedHashMap<>();
-        for (int b : BATCHES) {
-            List<Completion> out = lm.generate(batch(rnd, vocab, b, decodeSteps));
+        for (int b : batches) {
+            List<Completion> out = lm.generate(batch(rnd, vocab, promptTokens, b, decodeSteps));
             long tokens = 0;
             for (Completion c : out) tokens += c.candidates().get(0).tokenIds().size();
             long ms = Math.max(1, out.get(0).decodeMillis());
@@ -118,18 +132,18 @@ public final class GenerationBenchmark {
         long rss = peakRss();   // before the bandwidth probe's 512 MB array
         double bw = readBandwidthGBs(Math.max(1, threads));
         return new Result(lm.name(), lm.model().device().toString(), threads > 0 ? threads : JniUtils.getNumThreads(),
-                lm.model().weightBytesPerToken(), bw, prefill, decode, rss);
+                promptTokens, lm.model().weightBytesPerToken(), bw, prefill, decode, rss);
     }
 
-    private static List<GenerationRequest> batch(Random rnd, int vocab, int b, int steps) {
+    private static List<GenerationRequest> batch(Random rnd, int vocab, int prompt, int b, int steps) {
         List<GenerationRequest> reqs = new ArrayList<>();
-        for (int i = 0; i < b; i++) reqs.add(request(rnd, vocab, steps));
+        for (int i = 0; i < b; i++) reqs.add(request(rnd, vocab, prompt, steps));
         return reqs;
     }
 
-    private static GenerationRequest request(Random rnd, int vocab, int maxNew) {
+    private static GenerationRequest request(Random rnd, int vocab, int prompt, int maxNew) {
         List<Integer> ids = new ArrayList<>();
-        for (int i = 0; i < PROMPT; i++) ids.add(rnd.nextInt(Math.min(vocab, 500)));
+        for (int i = 0; i < prompt; i++) ids.add(rnd.nextInt(Math.min(vocab, 500)));
         return new GenerationRequest(null, ids, maxNew, Sampling.GREEDY, 1, 0, Set.of(), List.of());
     }
 

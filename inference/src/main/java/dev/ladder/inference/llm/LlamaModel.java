@@ -72,6 +72,8 @@ public final class LlamaModel implements AutoCloseable {
     }
 
     private static final int DEFAULT_MAX_CONTEXT = 8192;
+    /** Tensors larger than this are read in row blocks (one Java buffer holds at most 2 GiB); tests lower it. */
+    static volatile long partBytes = 1L << 30;
 
     private final ModelConfig config;
     private final NDManager manager;
@@ -354,9 +356,37 @@ public final class LlamaModel implements AutoCloseable {
                 throw new IllegalArgumentException("tensor '" + name + "' has shape " + java.util.Arrays.toString(actual)
                         + ", the config implies " + java.util.Arrays.toString(shape));
             }
+            long numel = 1;
+            for (long d : shape) numel *= d;
+            if (numel * (half ? 2 : 4) > partBytes && shape.length > 0) return rawInParts(m, name, half, numel, shape);
             ByteBuffer f16 = half ? weights.float16(name) : null;
             if (f16 != null) return m.create(f16, new Shape(shape), DataType.FLOAT16);
             return m.create(weights.float32(name), new Shape(shape), DataType.FLOAT32);
+        }
+
+        /** A tensor too large for one Java buffer, read in row blocks and joined on the CPU. */
+        private NDArray rawInParts(NDManager m, String name, boolean half, long numel, long[] shape) {
+            long rowElems = numel / shape[0];
+            long rowsPerPart = Math.max(1, partBytes / (rowElems * (half ? 2 : 4)));
+            NDList parts = new NDList();
+            try {
+                for (long first = 0; first < shape[0]; first += rowsPerPart) {
+                    long rows = Math.min(rowsPerPart, shape[0] - first);
+                    long[] partShape = shape.clone();
+                    partShape[0] = rows;
+                    ByteBuffer f16 = half ? weights.float16Rows(name, first, rows) : null;
+                    parts.add(f16 != null ? m.create(f16, new Shape(partShape), DataType.FLOAT16)
+                            : m.create(weights.float32Rows(name, first, rows), new Shape(partShape), DataType.FLOAT32));
+                }
+                // parts of one tensor share a type: mixed only if the source offered f16 for some rows, never
+                DataType type = parts.get(0).getDataType();
+                for (int i = 1; i < parts.size(); i++) {
+                    if (parts.get(i).getDataType() != type) parts.set(i, parts.get(i).toType(type, false));
+                }
+                return parts.size() == 1 ? parts.get(0).duplicate() : ai.djl.ndarray.NDArrays.concat(parts, 0);
+            } finally {
+                parts.close(); // concat copied; the parts only borrowed their staging buffers
+            }
         }
 
         /**

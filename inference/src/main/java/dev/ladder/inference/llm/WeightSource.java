@@ -32,6 +32,19 @@ public interface WeightSource {
         return null;
     }
 
+    /**
+     * Rows {@code [firstRow, firstRow + rows)} along dimension 0 as float32: how a tensor too large for one buffer
+     * (2 GiB, e.g. Llama-3-8B's embedding in float32) is loaded.
+     */
+    default ByteBuffer float32Rows(String name, long firstRow, long rows) {
+        throw new UnsupportedOperationException(this + " cannot read tensor '" + name + "' in parts");
+    }
+
+    /** Rows along dimension 0 as float16, or null as for {@link #float16}. */
+    default ByteBuffer float16Rows(String name, long firstRow, long rows) {
+        return null;
+    }
+
     /** A safetensors model directory opened by {@link Weights}; the caller keeps it open while loading. */
     static WeightSource of(Weights weights) {
         return new WeightSource() {
@@ -53,6 +66,16 @@ public interface WeightSource {
             @Override
             public ByteBuffer float16(String name) {
                 return weights.toFloat16(name);
+            }
+
+            @Override
+            public ByteBuffer float32Rows(String name, long firstRow, long rows) {
+                return weights.toFloat32Rows(name, firstRow, rows);
+            }
+
+            @Override
+            public ByteBuffer float16Rows(String name, long firstRow, long rows) {
+                return weights.toFloat16Rows(name, firstRow, rows);
             }
 
             @Override
@@ -85,6 +108,16 @@ public interface WeightSource {
                 if (f == null) throw new IllegalArgumentException("no tensor '" + name + "'");
                 ByteBuffer b = ByteBuffer.allocateDirect(f.length * 4).order(ByteOrder.LITTLE_ENDIAN);
                 b.asFloatBuffer().put(f);
+                return b;
+            }
+
+            @Override
+            public ByteBuffer float32Rows(String name, long firstRow, long rows) {
+                float[] f = d.get(name);
+                if (f == null) throw new IllegalArgumentException("no tensor '" + name + "'");
+                int row = (int) (f.length / s.get(name)[0]);
+                ByteBuffer b = ByteBuffer.allocateDirect((int) (rows * row * 4)).order(ByteOrder.LITTLE_ENDIAN);
+                b.asFloatBuffer().put(f, (int) (firstRow * row), (int) (rows * row));
                 return b;
             }
 

@@ -1,0 +1,169 @@
+package dev.ladder.eval.cli;
+
+import ai.djl.engine.Engine;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.inference.Candidate;
+import dev.ladder.inference.ChatMessage;
+import dev.ladder.inference.Completion;
+import dev.ladder.inference.GenerationRequest;
+import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.PromptFormat;
+import dev.ladder.inference.Sampling;
+import dev.ladder.inference.llm.DjlLanguageModel;
+import dev.ladder.inference.model.ModelConfig;
+import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.text.CompletionFormat;
+import dev.ladder.inference.text.PromptFormats;
+import dev.ladder.inference.text.Tokenizer;
+import dev.ladder.pipeline.db.UserError;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "generate", mixinStandardHelpOptions = true,
+        description = {"Generate text with a local model (DJL engine) and print it.",
+                "Without --chat the prompt is plain text after the model's BOS; with --chat it is a user turn in the "
+                        + "model's chat format. Greedy unless --temperature, --top-p or --top-k is given."})
+final class GenerateCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+    @Option(names = "--model", required = true, paramLabel = "MODEL",
+            description = "A model directory or a pulled repo id owner/name[@revision].")
+    String model;
+    @Option(names = "--chat", description = "Format the prompt as a user turn of the model's chat template.") boolean chat;
+    @Option(names = "--system", paramLabel = "TEXT", description = "A system message (chat) or text before the prompt.") String system;
+    @Option(names = "--greedy", description = "Arg-max decoding (the default when no sampling option is given).") boolean greedy;
+    @Option(names = "--temperature", paramLabel = "T") Double temperature;
+    @Option(names = "--top-p", paramLabel = "P") Double topP;
+    @Option(names = "--top-k", paramLabel = "K") Integer topK;
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Sampler seed (default ${DEFAULT-VALUE}).") long seed;
+    @Option(names = "--max-tokens", paramLabel = "N", defaultValue = "128", description = "Most new tokens (default ${DEFAULT-VALUE}).") int maxTokens;
+    @Option(names = "--stop", paramLabel = "S", description = "Stop string (repeatable); the text is cut before it.") List<String> stops = new ArrayList<>();
+    @Option(names = "-n", paramLabel = "N", defaultValue = "1", description = "Candidates (default ${DEFAULT-VALUE}).") int n;
+    @Option(names = "--prompt-ids", paramLabel = "IDS", description = "The prompt as comma-separated token ids instead of text.") String promptIds;
+    @Option(names = "--json", description = "Print {\"ids\":[...],\"text\":...} (one line per candidate).") boolean json;
+    @Parameters(arity = "0..1", paramLabel = "PROMPT") String prompt;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Integer> ids = promptIds == null ? null : parseIds(promptIds);
+        if (ids != null && prompt != null) throw new UserError("give a text prompt or --prompt-ids, not both");
+        if (ids == null && prompt == null) throw new UserError("no prompt: give a text prompt or --prompt-ids");
+        if (ids != null && (chat || system != null)) throw new UserError("--prompt-ids cannot be combined with --chat or --system");
+        Sampling sampling = sampling();
+        if (maxTokens < 1) throw new UserError("--max-tokens must be >= 1, got " + maxTokens);
+        if (n < 1) throw new UserError("-n must be >= 1, got " + n);
+
+        Path dir = ModelCommand.resolve(model);
+        Tokenizer tokenizer = null;
+        try {
+            ModelConfig config = ModelConfig.read(dir);
+            if (ids != null) {
+                for (int id : ids) {
+                    if (id >= config.vocabSize()) {
+                        throw new UserError("--prompt-ids: id " + id + " is outside the vocabulary (0.." + (config.vocabSize() - 1) + ")");
+                    }
+                }
+            }
+            tokenizer = Tokenizer.load(dir);
+            String text = ids != null ? null : promptText(dir, tokenizer);
+            // the engine stops at config / generation_config eos ids; the tokenizer also knows <|eot_id|> and the like
+            Set<Integer> stopIds = new LinkedHashSet<>(tokenizer.eosIds());
+            GenerationRequest request = new GenerationRequest(text, ids, maxTokens, sampling, n, seed, stopIds, stops);
+            Completion completion;
+            try (LanguageModel lm = DjlLanguageModel.load(dir, Engine.getEngine("PyTorch").defaultDevice(), DjlLanguageModel.Options.DEFAULT)) {
+                completion = lm.generate(List.of(request)).get(0);
+            }
+            print(completion);
+            return 0;
+        } catch (ModelException e) {
+            throw new UserError(e.getMessage(), e);
+        } finally {
+            if (tokenizer != null) tokenizer.close();
+        }
+    }
+
+    private void print(Completion completion) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        ObjectMapper mapper = new ObjectMapper();
+        List<Candidate> cs = completion.candidates();
+        for (int i = 0; i < cs.size(); i++) {
+            Candidate c = cs.get(i);
+            if (json) {
+                ObjectNode o = mapper.createObjectNode();
+                o.putArray("ids").addAll(c.tokenIds().stream().map(mapper.getNodeFactory()::numberNode).toList());
+                o.put("text", c.text());
+                out.println(mapper.writeValueAsString(o));
+            } else {
+                if (cs.size() > 1) out.println("--- candidate " + (i + 1) + " ---");
+                out.println(c.text());
+            }
+        }
+        out.flush();
+    }
+
+    static List<Integer> parseIds(String s) {
+        List<Integer> ids = new ArrayList<>();
+        for (String part : s.split(",", -1)) {
+            String p = part.strip();
+            int id;
+            try {
+                id = Integer.parseInt(p);
+            } catch (NumberFormatException e) {
+                throw new UserError("--prompt-ids must be comma-separated integers, got '" + p + "' in '" + s + "'");
+            }
+            if (id < 0) throw new UserError("--prompt-ids: token ids are >= 0, got " + id);
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    private Sampling sampling() {
+        boolean sampled = temperature != null || topP != null || topK != null;
+        if (greedy && sampled) throw new UserError("--greedy cannot be combined with --temperature, --top-p or --top-k");
+        if (!sampled) return Sampling.GREEDY;
+        try {
+            return new Sampling(temperature == null ? 1.0 : temperature, topK == null ? 0 : topK, topP == null ? 1.0 : topP);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage().replace("temperature", "--temperature").replace("topK", "--top-k")
+                    .replace("topP", "--top-p"), e);
+        }
+    }
+
+    private String promptText(Path dir, Tokenizer tokenizer) {
+        List<ChatMessage> messages = new ArrayList<>();
+        if (system != null) messages.add(ChatMessage.system(system));
+        messages.add(ChatMessage.user(prompt));
+        PromptFormat format;
+        if (chat) {
+            format = PromptFormats.forModel(dir);
+            if (format.name().equals(CompletionFormat.NAME)) {
+                throw new UserError("--chat needs a chat model: " + dir + " has no chat_template in tokenizer_config.json");
+            }
+        } else {
+            PromptFormat own;
+            try {
+                own = PromptFormats.forModel(dir);
+            } catch (ModelException e) {
+                own = null;
+            }
+            format = own != null && own.name().equals(CompletionFormat.NAME) ? own : new CompletionFormat(bosText(tokenizer));
+        }
+        return format.format(messages);
+    }
+
+    private static String bosText(Tokenizer tokenizer) {
+        if (tokenizer == null || tokenizer.bosId().isEmpty()) return "";
+        return tokenizer.decode(List.of(tokenizer.bosId().getAsInt()), false);
+    }
+}

@@ -1,0 +1,394 @@
+package dev.ladder.eval.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.inference.model.DType;
+import dev.ladder.inference.model.ModelConfig;
+import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.model.TensorInfo;
+import dev.ladder.inference.model.TinyModels;
+import dev.ladder.inference.model.Weights;
+import dev.ladder.inference.store.HubFile;
+import dev.ladder.inference.store.ModelStore;
+import dev.ladder.inference.store.ProgressListener;
+import dev.ladder.inference.store.PullManifest;
+import dev.ladder.inference.store.StoreException;
+import dev.ladder.pipeline.db.UserError;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "model", description = "Models: pull from the Hugging Face hub, make tiny test models, inspect.",
+        subcommands = {ModelCommand.Pull.class, ModelCommand.MakeTiny.class, ModelCommand.Info.class})
+final class ModelCommand {
+
+    /** The model directory a spec names (a directory, or a pulled repo id {@code owner/name[@rev]}). */
+    static Path resolve(String spec) {
+        try {
+            return ModelStore.fromEnvironment().resolve(spec);
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+    }
+
+    @Command(name = "pull", mixinStandardHelpOptions = true,
+            description = {"Download a model repo from the Hugging Face hub into the Ladder cache (config, tokenizer, "
+                    + "safetensors; resumes an interrupted pull). Prints the model directory last.",
+                    "Environment: HF_TOKEN for gated models, HF_ENDPOINT for a mirror, LADDER_CACHE_DIR."})
+    static final class Pull implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "HF_REPO_ID", description = "owner/name, e.g. meta-llama/Llama-3.2-1B-Instruct.")
+        String repo;
+        @Option(names = "--revision", paramLabel = "R", defaultValue = ModelStore.DEFAULT_REVISION,
+                description = "Branch, tag or commit (default ${DEFAULT-VALUE}).")
+        String revision;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            ModelStore store;
+            try {
+                store = ModelStore.fromEnvironment();
+            } catch (StoreException e) {
+                throw new UserError(e.getMessage(), e);
+            }
+            PullProgress progress = new PullProgress(err, System.console() != null);
+            Path dir;
+            try {
+                dir = store.pull(repo, revision, progress);
+            } catch (StoreException e) {
+                throw new UserError(e.getMessage(), e);
+            } catch (IOException e) {
+                progress.close();
+                err.println("ladder: pull of " + repo + "@" + revision + " failed: " + oneLine(e.getMessage())
+                        + " (run the command again to resume)");
+                return 1;
+            } finally {
+                progress.close();
+            }
+            PullManifest m = PullManifest.read(dir).orElseThrow();
+            err.println("pulled " + repo + "@" + revision + (m.commit() == null ? "" : " (commit " + m.commit().substring(0, 12) + ")")
+                    + ": " + m.files().size() + " files, " + Sizes.bytes(m.totalBytes()));
+            out.println(dir);
+            return 0;
+        }
+
+        private static String oneLine(String s) {
+            return s == null ? "" : s.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+        }
+    }
+
+    /** A progress bar on a terminal; one line per file otherwise. */
+    static final class PullProgress implements ProgressListener, AutoCloseable {
+        private final PrintWriter err;
+        private final boolean bar;
+        private ProgressBar pb;
+        private long finishedBytes;
+        private long current;
+
+        PullProgress(PrintWriter err, boolean bar) {
+            this.err = err;
+            this.bar = bar;
+        }
+
+        @Override
+        public void started(String repoId, String revision, List<HubFile> files, long totalBytes) {
+            if (!bar) {
+                err.println("pulling " + repoId + "@" + revision + ": " + files.size() + " files"
+                        + (totalBytes >= 0 ? ", " + Sizes.bytes(totalBytes) : ""));
+                return;
+            }
+            pb = new ProgressBarBuilder().setTaskName(repoId).setInitialMax(totalBytes)
+                    .setStyle(ProgressBarStyle.ASCII).setUnit(" MiB", 1 << 20).showSpeed()
+                    .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+        }
+
+        @Override
+        public void fileStarted(String name, long size, long resumeFrom) {
+            current = resumeFrom;
+            if (pb != null) {
+                pb.setExtraMessage(" " + name);
+                pb.stepTo(finishedBytes + resumeFrom);
+            } else if (resumeFrom > 0) {
+                err.println("  resuming " + name + " at " + Sizes.bytes(resumeFrom));
+            }
+        }
+
+        @Override
+        public void transferred(String name, long bytes) {
+            current += bytes;
+            if (pb != null) pb.stepTo(finishedBytes + current);
+        }
+
+        @Override
+        public void fileFinished(String name, long size, boolean alreadyThere) {
+            finishedBytes += size;
+            current = 0;
+            if (pb != null) {
+                if (pb.getMax() >= 0 && pb.getMax() < finishedBytes) pb.maxHint(finishedBytes);
+                pb.stepTo(finishedBytes);
+            } else {
+                err.println("  " + name + "  " + Sizes.bytes(size) + (alreadyThere ? "  (already there)" : ""));
+            }
+        }
+
+        @Override
+        public void close() {
+            if (pb != null) {
+                pb.close();
+                pb = null;
+            }
+        }
+    }
+
+    @Command(name = "make-tiny", mixinStandardHelpOptions = true,
+            description = "Write a random-weight model in Hugging Face layout (same shape, seed and dtype: same bytes) for tests and benchmarks.")
+    static final class MakeTiny implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "DIR") Path dir;
+        @Option(names = "--shape", defaultValue = "tiny", paramLabel = "tiny|smollm2-135m|qwen2-tiny|llama3-rope-scaled-tiny",
+                description = "Default ${DEFAULT-VALUE}.")
+        String shape;
+        @Option(names = "--seed", defaultValue = "1", paramLabel = "S") long seed;
+        @Option(names = "--dtype", defaultValue = "f32", paramLabel = "f32|bf16|f16") String dtype;
+        @Option(names = "--force", description = "Write into a non-empty DIR (its model files are replaced).") boolean force;
+
+        static TinyModels.Shape shape(String name) {
+            for (TinyModels.Shape s : TinyModels.Shape.values()) {
+                if (cliName(s).equals(name.toLowerCase(Locale.ROOT))) return s;
+            }
+            throw new UserError("unknown shape '" + name + "' (tiny, smollm2-135m, qwen2-tiny, llama3-rope-scaled-tiny)");
+        }
+
+        static String cliName(TinyModels.Shape s) {
+            return s.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        static DType dtype(String name) {
+            return switch (name.toLowerCase(Locale.ROOT)) {
+                case "f32" -> DType.F32;
+                case "bf16" -> DType.BF16;
+                case "f16" -> DType.F16;
+                default -> throw new UserError("--dtype must be f32, bf16 or f16, got '" + name + "'");
+            };
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            TinyModels.Shape s = shape(shape);
+            DType d = dtype(dtype);
+            Path target = dir.toAbsolutePath().normalize();
+            if (Files.exists(target) && !Files.isDirectory(target)) throw new UserError("not a directory: " + dir);
+            if (Files.isDirectory(target) && !force && !isEmpty(target)) {
+                throw new UserError(dir + " is not empty (use --force to replace the model files in it)");
+            }
+            Path parent = target.getParent();
+            try {
+                Files.createDirectories(parent);
+            } catch (IOException e) {
+                throw new UserError("cannot create " + parent + ": " + e.getMessage(), e);
+            }
+            // write next to DIR, then move into place: an error leaves DIR as it was
+            Path tmp = parent.resolve("." + target.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+            Files.createDirectory(tmp);
+            try {
+                TinyModels.write(tmp, s, seed, d);
+                if (!Files.exists(target)) {
+                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+                } else {
+                    removeModelFiles(target);
+                    try (Stream<Path> files = Files.list(tmp)) {
+                        for (Path f : files.toList()) {
+                            Files.move(f, target.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                        }
+                    }
+                }
+            } finally {
+                deleteTree(tmp);
+            }
+            spec.commandLine().getOut().printf(Locale.ROOT, "wrote %s model (%s, seed %d, %d parameters) to %s%n",
+                    cliName(s), d.name().toLowerCase(Locale.ROOT), seed, s.parameters(), dir);
+            return 0;
+        }
+
+        private static boolean isEmpty(Path dir) throws IOException {
+            try (Stream<Path> s = Files.list(dir)) {
+                return s.findAny().isEmpty();
+            }
+        }
+
+        /** Files a model directory is made of (never anything else the user keeps there). */
+        private static void removeModelFiles(Path dir) throws IOException {
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path f : s.filter(Files::isRegularFile).toList()) {
+                    String n = f.getFileName().toString();
+                    if (n.endsWith(".safetensors") || ModelStore.METADATA_FILES.contains(n)
+                            || n.equals(PullManifest.FILE_NAME)) {
+                        Files.delete(f);
+                    }
+                }
+            }
+        }
+
+        private static void deleteTree(Path p) {
+            if (!Files.exists(p)) return;
+            try (Stream<Path> s = Files.walk(p)) {
+                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                    try {
+                        Files.deleteIfExists(f);
+                    } catch (DirectoryNotEmptyException ignored) {
+                        // raced with something else; leave it
+                    }
+                }
+            } catch (IOException | UncheckedIOException ignored) {
+                // best effort
+            }
+        }
+    }
+
+    @Command(name = "info", mixinStandardHelpOptions = true,
+            description = "Architecture, size, parameter count (from the tensor shapes), stored dtype, memory estimates.")
+    static final class Info implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "MODEL", description = "A model directory or a pulled repo id owner/name[@revision].")
+        String model;
+
+        @Override
+        public Integer call() throws IOException {
+            Path dir = resolve(model);
+            ModelConfig c;
+            Map<DType, Long> byDtype = new LinkedHashMap<>();
+            long params = 0;
+            try {
+                c = ModelConfig.read(dir);
+                try (Weights w = Weights.open(dir)) {
+                    for (String n : w.names()) {
+                        TensorInfo t = w.info(n);
+                        params += t.numel();
+                        byDtype.merge(t.dtype(), t.numel(), Long::sum);
+                    }
+                }
+            } catch (ModelException e) {
+                throw new UserError(e.getMessage(), e);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            List<String[]> rows = new ArrayList<>();
+            rows.add(new String[] {"model", dir.toString()});
+            PullManifest.read(dir).ifPresent(m -> rows.add(new String[] {"pulled", m.repo() + "@" + m.revision()
+                    + (m.commit() == null ? "" : " (commit " + m.commit().substring(0, 12) + ")")
+                    + (m.pulledAt() == null ? "" : " at " + m.pulledAt())}));
+            String hfArch = architectures(dir);
+            rows.add(new String[] {"architecture", c.architecture().name().toLowerCase(Locale.ROOT) + (hfArch.isEmpty() ? "" : " (" + hfArch + ")")});
+            rows.add(new String[] {"layers", Integer.toString(c.numLayers())});
+            rows.add(new String[] {"hidden", c.hiddenSize() + " (intermediate " + c.intermediateSize() + ")"});
+            rows.add(new String[] {"heads", c.numHeads() + " query, " + c.numKvHeads() + " key/value, head dim " + c.headDim()});
+            rows.add(new String[] {"vocab", Integer.toString(c.vocabSize())});
+            rows.add(new String[] {"context", c.maxPositions() + " positions, rope theta " + trim(c.ropeTheta())
+                    + (c.ropeScaling() == null ? "" : ", llama3 rope scaling x" + trim(c.ropeScaling().factor()))});
+            rows.add(new String[] {"tied embeddings", c.tieWordEmbeddings() ? "yes" : "no"});
+            rows.add(new String[] {"parameters", params + " (" + Sizes.count(params) + ")"});
+            rows.add(new String[] {"stored dtype", dtypes(byDtype, params)
+                    + (c.torchDtype() == null ? "" : " (config: " + c.torchDtype() + ")")});
+            List<Path> files = modelFiles(dir);
+            long size = 0;
+            for (Path f : files) size += Files.size(f);
+            rows.add(new String[] {"files", files.size() + " files, " + Sizes.bytes(size)});
+            int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
+            for (String[] r : rows) out.println(r[0] + " ".repeat(width - r[0].length() + 2) + r[1]);
+
+            out.println();
+            long kvPerToken = 2L * c.numLayers() * c.numKvHeads() * c.headDim();
+            TextTable t = new TextTable(List.of("weights as", "weights", "KV cache / 1k tokens", "KV dtype"))
+                    .alignRight(1).alignRight(2);
+            t.add(List.of("f32", Sizes.bytes(params * 4), Sizes.bytes(kvPerToken * 1000 * 4), "f32"));
+            t.add(List.of("f16", Sizes.bytes(params * 2), Sizes.bytes(kvPerToken * 1000 * 2), "f16"));
+            t.add(List.of("int8", Sizes.bytes(params), Sizes.bytes(kvPerToken * 1000 * 2), "f16"));
+            t.print(out);
+            return 0;
+        }
+
+        private static String trim(double d) {
+            return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+        }
+
+        private static String dtypes(Map<DType, Long> byDtype, long params) {
+            if (byDtype.isEmpty()) return "-";
+            if (byDtype.size() == 1) return byDtype.keySet().iterator().next().name();
+            List<String> parts = new ArrayList<>();
+            byDtype.entrySet().stream().sorted(Map.Entry.<DType, Long>comparingByValue().reversed())
+                    .forEach(e -> parts.add(String.format(Locale.ROOT, "%s %.1f%%", e.getKey().name(), 100.0 * e.getValue() / params)));
+            return String.join(", ", parts);
+        }
+
+        private static String architectures(Path dir) {
+            try {
+                JsonNode a = new ObjectMapper().readTree(dir.resolve(ModelConfig.CONFIG_FILE).toFile()).path("architectures");
+                List<String> names = new ArrayList<>();
+                a.forEach(n -> names.add(n.asText()));
+                return String.join(", ", names);
+            } catch (IOException e) {
+                return "";
+            }
+        }
+
+        private static List<Path> modelFiles(Path dir) throws IOException {
+            try (Stream<Path> s = Files.list(dir)) {
+                return s.filter(Files::isRegularFile).filter(p -> {
+                    String n = p.getFileName().toString();
+                    return !n.startsWith(".") && !n.endsWith(".part") && !n.equals(PullManifest.FILE_NAME);
+                }).sorted().toList();
+            }
+        }
+    }
+
+    /** Human sizes: binary units for bytes, K/M/B for counts. */
+    static final class Sizes {
+        private Sizes() {}
+
+        static String bytes(long b) {
+            if (b < 1024) return b + " B";
+            String[] units = {"KiB", "MiB", "GiB", "TiB"};
+            double v = b;
+            int i = -1;
+            while (v >= 1024 && i < units.length - 1) {
+                v /= 1024;
+                i++;
+            }
+            return String.format(Locale.ROOT, "%.1f %s", v, units[i]);
+        }
+
+        static String count(long n) {
+            if (n < 1000) return Long.toString(n);
+            String[] units = {"K", "M", "B", "T"};
+            double v = n;
+            int i = -1;
+            while (v >= 1000 && i < units.length - 1) {
+                v /= 1000;
+                i++;
+            }
+            return String.format(Locale.ROOT, "%.1f%s", v, units[i]);
+        }
+    }
+}

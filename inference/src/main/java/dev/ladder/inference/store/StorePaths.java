@@ -1,0 +1,29 @@
+package dev.ladder.inference.store;
+
+import java.nio.file.Path;
+
+/**
+ * Where the model store lives. Same rules as the rest of Ladder (inference cannot see pipeline's {@code LadderPaths}):
+ * system property {@code ladder.cache.dir}, else {@code LADDER_CACHE_DIR}, else {@code $XDG_CACHE_HOME/ladder}, else
+ * {@code ~/.cache/ladder}. Models go under {@code <cache>/models/}.
+ */
+public final class StorePaths {
+
+    private StorePaths() {}
+
+    /** The user's Ladder cache directory. */
+    public static Path cacheDir() {
+        String prop = System.getProperty("ladder.cache.dir");
+        if (prop != null && !prop.isBlank()) return Path.of(prop).toAbsolutePath();
+        String env = System.getenv("LADDER_CACHE_DIR");
+        if (env != null && !env.isBlank()) return Path.of(env).toAbsolutePath();
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) return Path.of(xdg, "ladder").toAbsolutePath();
+        return Path.of(System.getProperty("user.home"), ".cache", "ladder");
+    }
+
+    /** {@code <cache>/models}. */
+    public static Path modelsDir() {
+        return cacheDir().resolve("models");
+    }
+}

@@ -30,6 +30,7 @@ public record GenerationRequest(String prompt, List<Integer> promptIds, int maxN
         promptIds = promptIds == null ? null : List.copyOf(promptIds);
         stopTokenIds = stopTokenIds == null ? Set.of() : Set.copyOf(stopTokenIds);
         stopStrings = stopStrings == null ? List.of() : List.copyOf(stopStrings);
+        if (stopStrings.contains("")) throw new IllegalArgumentException("an empty stop string would stop at once");
     }
 
     /** Greedy, one candidate, no stop strings; the model's own end-of-sequence ids still stop it. */

@@ -63,6 +63,7 @@ final class GenerateCommand implements Callable<Integer> {
         Sampling sampling = sampling();
         if (maxTokens < 1) throw new UserError("--max-tokens must be >= 1, got " + maxTokens);
         if (n < 1) throw new UserError("-n must be >= 1, got " + n);
+        if (stops.contains("")) throw new UserError("--stop: an empty stop string would stop at once");
 
         Path dir = ModelCommand.resolve(model);
         Tokenizer tokenizer = null;
@@ -88,6 +89,9 @@ final class GenerateCommand implements Callable<Integer> {
             return 0;
         } catch (ModelException e) {
             throw new UserError(e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            // what the engine refuses about a request (e.g. a prompt that encodes to nothing) is the user's to fix
+            throw new UserError(dir + ": " + e.getMessage(), e);
         } finally {
             if (tokenizer != null) tokenizer.close();
         }
@@ -147,23 +151,15 @@ final class GenerateCommand implements Callable<Integer> {
         PromptFormat format;
         if (chat) {
             format = PromptFormats.forModel(dir);
-            if (format.name().equals(CompletionFormat.NAME)) {
-                throw new UserError("--chat needs a chat model: " + dir + " has no chat_template in tokenizer_config.json");
+            if (format instanceof CompletionFormat) {
+                throw new UserError("--chat needs a chat model: " + dir + " has no Llama-3 or ChatML chat_template in tokenizer_config.json");
             }
         } else {
-            PromptFormat own;
-            try {
-                own = PromptFormats.forModel(dir);
-            } catch (ModelException e) {
-                own = null;
-            }
-            format = own != null && own.name().equals(CompletionFormat.NAME) ? own : new CompletionFormat(bosText(tokenizer));
+            CompletionFormat own = PromptFormats.completionFor(dir);
+            // a prompt that already starts with the BOS text must not get a second one
+            format = !own.bos().isEmpty() && prompt.startsWith(own.bos()) ? new CompletionFormat("") : own;
         }
         return format.format(messages);
     }
 
-    private static String bosText(Tokenizer tokenizer) {
-        if (tokenizer == null || tokenizer.bosId().isEmpty()) return "";
-        return tokenizer.decode(List.of(tokenizer.bosId().getAsInt()), false);
-    }
 }

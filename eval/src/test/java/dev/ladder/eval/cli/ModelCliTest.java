@@ -250,6 +250,7 @@ class ModelCliTest {
         assertUserError(run("generate", "--model", m, "--prompt-ids", "1,x,3", "--json"), "--prompt-ids must be comma-separated integers, got 'x'");
         assertUserError(run("generate", "--model", m, "--prompt-ids", "1,2.5"), "--prompt-ids must be comma-separated integers");
         assertUserError(run("generate", "--model", m, "--prompt-ids", "1,9999"), "--prompt-ids: id 9999 is outside the vocabulary (0..511)");
+        assertUserError(run("generate", "--model", m, "--stop", "", "SELECT"), "--stop: an empty stop string would stop at once");
         assertUserError(run("generate", "--model", m, "--prompt-ids", "1", "hello"), "give a text prompt or --prompt-ids, not both");
         assertUserError(run("generate", "--model", m), "no prompt");
         assertUserError(run("generate", "--model", m, "--greedy", "--temperature", "0.7", "hi"), "--greedy cannot be combined");

@@ -93,7 +93,9 @@ public final class DjlLanguageModel implements LanguageModel {
         this.name = Objects.requireNonNull(name, "name");
         this.format = format;
         this.options = Objects.requireNonNull(options, "options");
-        this.eosIds = Set.copyOf(model.config().eosTokenIds());
+        Set<Integer> eos = new java.util.HashSet<>(model.config().eosTokenIds());
+        if (codec != null) eos.addAll(codec.eosIds());
+        this.eosIds = Set.copyOf(eos);
         if (options.threads() > 0) {
             JniUtils.setNumThreads(options.threads());
         }
@@ -123,6 +125,16 @@ public final class DjlLanguageModel implements LanguageModel {
                 @Override
                 public String decode(List<Integer> ids) {
                     return tokenizer.decode(ids);
+                }
+
+                @Override
+                public int vocabSize() {
+                    return tokenizer.vocabSize();
+                }
+
+                @Override
+                public List<Integer> eosIds() {
+                    return tokenizer.eosIds();
                 }
             };
             Path name = modelDir.toAbsolutePath().normalize().getFileName();
@@ -300,7 +312,8 @@ public final class DjlLanguageModel implements LanguageModel {
             slots[s].pad = maxPrompt - slots[s].prompt.length;
             pads[s] = slots[s].pad;
         }
-        int vocab = model.config().vocabSize();
+        // ids past the tokenizer's vocabulary (padding rows of the embedding) are never chosen
+        int vocab = codec == null ? model.config().vocabSize() : Math.min(model.config().vocabSize(), codec.vocabSize());
         try (KvCache cache = new KvCache(model, slots.length, columns, pads)) {
             // ---- prefill, in chunks of whole requests
             int slot = 0;
@@ -402,6 +415,7 @@ public final class DjlLanguageModel implements LanguageModel {
 
     /** Picks the next token of every row from its logits row ({@code [rows, vocab]} float32). */
     private static void choose(NDArray logits, Row[] rows, int vocab) {
+        if (logits.getShape().get(1) > vocab) logits = logits.get(":, :" + vocab);
         boolean allGreedy = true;
         for (Row r : rows) allGreedy &= r.sampling.greedy();
         if (allGreedy) {

@@ -3,6 +3,7 @@ package dev.ladder.inference.llm;
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
+import dev.ladder.inference.model.ModelException;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -111,7 +112,7 @@ public final class LlamaModel implements AutoCloseable {
     /**
      * Loads the weights onto {@code device}.
      *
-     * @throws IllegalArgumentException when a tensor is missing or has the wrong shape
+     * @throws ModelException when a tensor is missing or has the wrong shape
      */
     public static LlamaModel load(ModelConfig config, WeightSource weights, Device device, Options options) {
         Engine engine = Engine.getEngine("PyTorch");
@@ -131,8 +132,8 @@ public final class LlamaModel implements AutoCloseable {
             int kvOut = config.numKvHeads() * hd;
 
             NDArray embed = ld.dense("model.embed_tokens.weight", config.vocabSize(), d);
-            NDArray lmHead = config.tieWordEmbeddings() || !weights.contains("lm_head.weight")
-                    ? embed : ld.dense("lm_head.weight", config.vocabSize(), d);
+            // an untied model without lm_head.weight is an incomplete checkpoint, not a tied one: dense() says so
+            NDArray lmHead = config.tieWordEmbeddings() ? embed : ld.dense("lm_head.weight", config.vocabSize(), d);
             NDArray finalNorm = ld.norm("model.norm.weight");
             Layer[] layers = new Layer[config.numLayers()];
             for (int i = 0; i < layers.length; i++) {
@@ -350,10 +351,10 @@ public final class LlamaModel implements AutoCloseable {
 
         /** The tensor on the CPU, as float16 when {@code half} and the source has it so, else float32. */
         private NDArray raw(NDManager m, String name, boolean half, long... shape) {
-            if (!weights.contains(name)) throw new IllegalArgumentException("the weights have no tensor '" + name + "'");
+            if (!weights.contains(name)) throw new ModelException("the weights " + weights + " have no tensor '" + name + "'");
             long[] actual = weights.shape(name);
             if (!java.util.Arrays.equals(actual, shape)) {
-                throw new IllegalArgumentException("tensor '" + name + "' has shape " + java.util.Arrays.toString(actual)
+                throw new ModelException("tensor '" + name + "' has shape " + java.util.Arrays.toString(actual)
                         + ", the config implies " + java.util.Arrays.toString(shape));
             }
             long numel = 1;

@@ -13,7 +13,7 @@ import java.util.Objects;
 public final class PromptFormats {
 
     /** Known names, in the order error messages list them. */
-    public static final List<String> NAMES = List.of(Llama3ChatFormat.NAME, CompletionFormat.NAME);
+    public static final List<String> NAMES = List.of(Llama3ChatFormat.NAME, ChatMlFormat.NAME, CompletionFormat.NAME);
 
     private PromptFormats() {
     }
@@ -27,6 +27,7 @@ public final class PromptFormats {
         Objects.requireNonNull(name, "name");
         return switch (name.strip().toLowerCase(Locale.ROOT)) {
             case Llama3ChatFormat.NAME -> new Llama3ChatFormat();
+            case ChatMlFormat.NAME -> new ChatMlFormat();
             case CompletionFormat.NAME -> new CompletionFormat();
             default -> throw new IllegalArgumentException(
                     "unknown prompt format '" + name + "'; known formats: " + String.join(", ", NAMES));
@@ -34,12 +35,12 @@ public final class PromptFormats {
     }
 
     /**
-     * The format a model directory asks for: {@code llama3-chat} when its {@code tokenizer_config.json} has a
-     * {@code chat_template} (a Llama 3 one: it must use {@code <|start_header_id|>}), else {@code completion} with
-     * the model's {@code bos_token} ({@code <|begin_of_text|>} when none is named).
+     * The format a model directory asks for: {@code llama3-chat} when its {@code tokenizer_config.json} has a Llama 3
+     * {@code chat_template} (one using {@code <|start_header_id|>}), {@code chatml} for a ChatML one (Qwen2, SmolLM2
+     * instruct), else {@link #completionFor} — also for chat templates of other families, which Ladder does not
+     * know (name a format with {@link #byName} to override).
      *
-     * @throws ModelException for a missing directory, a malformed {@code tokenizer_config.json}, or a chat template
-     *                        of another model family (name a format with {@link #byName} instead)
+     * @throws ModelException for a missing directory or a malformed {@code tokenizer_config.json}
      */
     public static PromptFormat forModel(Path modelDir) {
         Objects.requireNonNull(modelDir, "modelDir");
@@ -48,14 +49,43 @@ public final class PromptFormats {
         }
         HfTokenizerConfig config = HfTokenizerConfig.read(modelDir);
         if (config.hasChatTemplate()) {
-            if (config.chatTemplate().contains(Llama3ChatFormat.START_HEADER)) {
-                return new Llama3ChatFormat();
-            }
-            throw new ModelException("the chat_template in " + modelDir.resolve(HfTokenizerConfig.TOKENIZER_CONFIG)
-                    + " is not a Llama 3 template; name a prompt format instead (known formats: "
-                    + String.join(", ", NAMES) + ")");
+            if (config.chatTemplate().contains(Llama3ChatFormat.START_HEADER)) return new Llama3ChatFormat();
+            if (config.chatTemplate().contains(ChatMlFormat.IM_START)) return new ChatMlFormat();
         }
-        String bos = config.bosToken() != null ? config.bosToken() : Llama3ChatFormat.BEGIN_OF_TEXT;
-        return new CompletionFormat(bos);
+        return completionFor(modelDir);
+    }
+
+    /** Whether {@link #forModel} finds a chat format (not the completion fallback) for this directory. */
+    public static boolean hasChatFormat(Path modelDir) {
+        return !(forModel(modelDir) instanceof CompletionFormat);
+    }
+
+    /**
+     * The completion format for a base model: it starts with the model's {@code bos_token} only when the model's
+     * own tokenizer would add it (its {@code tokenizer.json} post-processor inserts it, or
+     * {@code tokenizer_config.json} says {@code add_bos_token: true}) — Llama 3 yes; Qwen2 and SmolLM2 no.
+     */
+    public static CompletionFormat completionFor(Path modelDir) {
+        HfTokenizerConfig config = HfTokenizerConfig.read(modelDir);
+        String bos = config.bosToken();
+        return bos != null && addsBos(modelDir, bos) ? new CompletionFormat(bos) : new CompletionFormat("");
+    }
+
+    private static boolean addsBos(Path modelDir, String bos) {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        try {
+            Path tc = modelDir.resolve(HfTokenizerConfig.TOKENIZER_CONFIG);
+            if (Files.isRegularFile(tc)) {
+                com.fasterxml.jackson.databind.JsonNode add = json.readTree(tc.toFile()).get("add_bos_token");
+                if (add != null && add.isBoolean()) return add.booleanValue();
+            }
+            Path tj = modelDir.resolve("tokenizer.json");
+            if (!Files.isRegularFile(tj)) return false;
+            com.fasterxml.jackson.databind.JsonNode post = json.readTree(tj.toFile()).get("post_processor");
+            // a TemplateProcessing (alone or inside a Sequence) whose single-sequence template names the BOS
+            return post != null && !post.isNull() && post.toString().contains("\"id\":\"" + bos.replace("\"", "\\\"") + "\"");
+        } catch (java.io.IOException e) {
+            throw new ModelException("cannot read the tokenizer files in " + modelDir + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -199,6 +199,78 @@ class DjlLanguageModelTest {
         assertThat(c.finishReason()).isEqualTo(FinishReason.STOP_STRING);
         assertThat(c.text()).isEqualTo(CODEC.decode(full.subList(0, at)));
         assertThat(c.tokenIds()).isEqualTo(full.subList(0, at + 2));   // up to the token that completed it
+
+        // a prompt that ends with the stop string: only generated text counts
+        promptWithStop[prompt.length] = full.get(k);
+        promptWithStop[prompt.length + 1] = full.get(k + 1);
+        List<Integer> cont = greedy(promptWithStop, 6);
+        Candidate d = lm.generate(List.of(req(promptWithStop, 6, Sampling.GREEDY, 0).withStops(Set.of(), List.of(stop))))
+                .get(0).candidates().get(0);
+        String contText = CODEC.decode(cont);
+        int cut = contText.indexOf(stop);
+        assertThat(d.text()).isEqualTo(cut < 0 ? contText : contText.substring(0, cut));
+        if (cut != 0) assertThat(d.tokenIds()).isNotEmpty();
+    }
+
+    @Test
+    void idsPastTheTokenizersVocabularyAreNeverGenerated() {
+        int small = 20;
+        TokenCodec narrow = new TokenCodec() {
+            @Override
+            public int[] encode(String text) {
+                return CODEC.encode(text);
+            }
+
+            @Override
+            public String decode(List<Integer> ids) {
+                for (int id : ids) assertThat(id).as("decoded id").isLessThan(small);
+                return CODEC.decode(ids);
+            }
+
+            @Override
+            public int vocabSize() {
+                return small;
+            }
+        };
+        try (DjlLanguageModel m = new DjlLanguageModel(
+                LlamaModel.load(config, weights.source(), Device.cpu(), LlamaModel.Options.DEFAULT), narrow, "narrow",
+                null, DjlLanguageModel.Options.DEFAULT)) {
+            int[] prompt = LlamaModelTest.tokens(3, 10);
+            for (Sampling s : List.of(Sampling.GREEDY, HOT)) {
+                Candidate c = m.generate(List.of(req(prompt, 24, s, 5))).get(0).candidates().get(0);
+                assertThat(c.tokenIds()).hasSize(24).allMatch(id -> id < small);
+            }
+        }
+    }
+
+    @Test
+    void theTokenizersEosIdsStopToo() {
+        int[] prompt = LlamaModelTest.tokens(5, 16);
+        List<Integer> full = greedy(prompt, 16);
+        int k = firstNew(full, 2);
+        TokenCodec withEos = new TokenCodec() {
+            @Override
+            public int[] encode(String text) {
+                return CODEC.encode(text);
+            }
+
+            @Override
+            public String decode(List<Integer> ids) {
+                return CODEC.decode(ids);
+            }
+
+            @Override
+            public List<Integer> eosIds() {
+                return List.of(full.get(k));
+            }
+        };
+        try (DjlLanguageModel m = new DjlLanguageModel(
+                LlamaModel.load(config, weights.source(), Device.cpu(), LlamaModel.Options.DEFAULT), withEos, "eos",
+                null, DjlLanguageModel.Options.DEFAULT)) {
+            Candidate c = m.generate(List.of(req(prompt, 16, Sampling.GREEDY, 0))).get(0).candidates().get(0);
+            assertThat(c.tokenIds()).isEqualTo(full.subList(0, k));
+            assertThat(c.finishReason()).isEqualTo(FinishReason.STOP_TOKEN);
+        }
     }
 
     @Test

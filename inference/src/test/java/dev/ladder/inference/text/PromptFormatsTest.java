@@ -74,9 +74,9 @@ class PromptFormatsTest {
     void byName() {
         assertThat(PromptFormats.byName("llama3-chat")).isInstanceOf(Llama3ChatFormat.class);
         assertThat(PromptFormats.byName(" Completion ")).isInstanceOf(CompletionFormat.class);
-        assertThatThrownBy(() -> PromptFormats.byName("chatml"))
+        assertThatThrownBy(() -> PromptFormats.byName("alpaca"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown prompt format 'chatml'; known formats: llama3-chat, completion");
+                .hasMessage("unknown prompt format 'alpaca'; known formats: llama3-chat, chatml, completion");
     }
 
     @Test
@@ -93,18 +93,39 @@ class PromptFormatsTest {
     @Test
     void forModelPicksCompletionWithoutChatTemplate(@TempDir Path dir) throws IOException {
         assertThat(PromptFormats.forModel(dir)).isInstanceOf(CompletionFormat.class);
+        // a named BOS is written only when the model's tokenizer would add it itself
         Files.writeString(dir.resolve("tokenizer_config.json"), "{\"bos_token\": \"<s>\"}");
+        assertThat(((CompletionFormat) PromptFormats.forModel(dir)).bos()).isEmpty();
+        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"bos_token\": \"<s>\", \"add_bos_token\": true}");
+        assertThat(((CompletionFormat) PromptFormats.forModel(dir)).bos()).isEqualTo("<s>");
+        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"bos_token\": \"<|begin_of_text|>\"}");
+        Files.writeString(dir.resolve("tokenizer.json"), """
+                {"post_processor": {"type": "Sequence", "processors": [{"type": "ByteLevel"}, {"type": "TemplateProcessing",
+                 "single": [{"SpecialToken": {"id": "<|begin_of_text|>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}]}]}}""");
         PromptFormat f = PromptFormats.forModel(dir);
-        assertThat(f).isInstanceOf(CompletionFormat.class);
-        assertThat(((CompletionFormat) f).bos()).isEqualTo("<s>");
+        assertThat(((CompletionFormat) f).bos()).isEqualTo("<|begin_of_text|>");
+        assertThat(f.writesBos()).isTrue();
     }
 
     @Test
-    void forModelRejectsOtherChatTemplatesAndBadDirectories(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"chat_template\": \"<|im_start|>{{ x }}\"}");
-        assertThatThrownBy(() -> PromptFormats.forModel(dir))
-                .isInstanceOf(ModelException.class)
-                .hasMessageContaining("not a Llama 3 template").hasMessageContaining("llama3-chat, completion");
+    void chatMlTemplatesGetChatMlAndUnknownFamiliesFallBackToCompletion(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("tokenizer_config.json"),
+                "{\"bos_token\": null, \"chat_template\": \"{% for m in messages %}<|im_start|>{{ m.role }}{% endfor %}\"}");
+        PromptFormat chatml = PromptFormats.forModel(dir);
+        assertThat(chatml).isInstanceOf(ChatMlFormat.class);
+        assertThat(PromptFormats.hasChatFormat(dir)).isTrue();
+        assertThat(chatml.format(List.of(ChatMessage.system("Answer in SQL."), ChatMessage.user("How many offices?"))))
+                .isEqualTo("<|im_start|>system\nAnswer in SQL.<|im_end|>\n<|im_start|>user\nHow many offices?<|im_end|>\n"
+                        + "<|im_start|>assistant\n");
+        assertThat(chatml.writesBos()).isFalse();
+        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"chat_template\": \"[INST] {{ x }} [/INST]\"}");
+        assertThat(PromptFormats.forModel(dir)).isInstanceOf(CompletionFormat.class);
+        assertThat(PromptFormats.hasChatFormat(dir)).isFalse();
+        assertThat(PromptFormats.byName("ChatML")).isInstanceOf(ChatMlFormat.class);
+    }
+
+    @Test
+    void forModelRejectsMalformedConfigsAndBadDirectories(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("tokenizer_config.json"), "{oops");
         assertThatThrownBy(() -> PromptFormats.forModel(dir))
                 .isInstanceOf(ModelException.class).hasMessageContaining("tokenizer_config.json");

@@ -3,8 +3,8 @@ package dev.ladder.inference.store;
 import java.nio.file.Path;
 
 /**
- * Where the model store lives. Same rules as the rest of Ladder (inference cannot see pipeline's {@code LadderPaths}):
- * system property {@code ladder.cache.dir}, else {@code LADDER_CACHE_DIR}, else {@code $XDG_CACHE_HOME/ladder}, else
+ * Where Ladder's user cache and its model store live (pipeline's {@code LadderPaths} delegates here): system
+ * property {@code ladder.cache.dir}, else {@code LADDER_CACHE_DIR}, else {@code $XDG_CACHE_HOME/ladder}, else
  * {@code ~/.cache/ladder}. Models go under {@code <cache>/models/}.
  */
 public final class StorePaths {

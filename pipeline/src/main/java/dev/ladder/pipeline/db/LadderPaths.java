@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.db;
 
+import dev.ladder.inference.store.StorePaths;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -18,14 +19,9 @@ public final class LadderPaths {
 
     private LadderPaths() {}
 
+    /** One rule for the whole project; it lives in inference, which pipeline depends on. */
     public static Path cacheDir() {
-        String prop = System.getProperty("ladder.cache.dir");
-        if (prop != null && !prop.isBlank()) return Path.of(prop).toAbsolutePath();
-        String env = System.getenv("LADDER_CACHE_DIR");
-        if (env != null && !env.isBlank()) return Path.of(env).toAbsolutePath();
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank()) return Path.of(xdg, "ladder").toAbsolutePath();
-        return Path.of(System.getProperty("user.home"), ".cache", "ladder");
+        return StorePaths.cacheDir();
     }
 
     /** The configured data directory, if any. */

@@ -16,6 +16,7 @@ import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.DatabaseKind;
 import dev.ladder.pipeline.db.EmbeddedMariaDb;
 import dev.ladder.pipeline.db.UserError;
 import java.io.PrintWriter;
@@ -147,8 +148,18 @@ final class EvalCommand implements Callable<Integer> {
         // --keep-distinct makes EM compare DISTINCT too, as it makes EX keep it
         ExactMatch em = new ExactMatch(original.schema(), false, true, keepDistinct);
         if (noSuite) return new Scoring(original, suiteDbs, options, em);
-        if (explicit || Files.isRegularFile(dir.resolve("manifest.json"))) {
+        // suites are databases on the embedded MariaDB, made for one database there: a SQLite file or an external
+        // server of the same name is another database, so its stored suite does not apply
+        boolean embedded = original.kind() == DatabaseKind.EMBEDDED_MARIADB;
+        if (explicit && !embedded) {
+            throw new UserError("--suite needs the embedded database: " + dbSpec + " is a " + original.kind()
+                    + " database, and test suites live on the embedded MariaDB");
+        }
+        if (explicit || embedded && Files.isRegularFile(dir.resolve("manifest.json"))) {
             TestSuite ts = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite in " + dir + " (missing manifest.json)"));
+            if (!ts.database().equals(original.name())) {
+                throw new UserError("the test suite in " + dir + " was built for " + ts.database() + ", not " + original.name());
+            }
             List<Database> all = ts.open(EmbeddedMariaDb.shared());
             opened.addAll(all);
             // open() lists the original first; Scoring always checks the original itself

@@ -111,15 +111,23 @@ class EvalCommandTest {
         Path onePred = Files.write(dir.resolve("one.txt"), List.of("SELECT 1"));
         Path twoPred = Files.write(dir.resolve("two.txt"), List.of("SELECT 1", "SELECT 2"));
         Path emptyDir = Files.createDirectories(dir.resolve("nosuite"));
+        Path sqlite = dir.resolve("one.sqlite");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + sqlite);
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (x INTEGER)");
+        } catch (java.sql.SQLException e) {
+            throw new IOException(e);
+        }
         List<List<String>> cases = List.of(
                 List.of("eval", "--benchmark", "classicmodels", "--pred", pred.toString(), "--no-suite"),
                 List.of("eval", "--gold", gold.toString(), "--pred", onePred.toString(), "--no-suite"),
                 List.of("eval", "--benchmark", "classicmodels", "--pred", dir.resolve("absent.jsonl").toString()),
                 List.of("eval", "--gold", gold.toString(), "--pred", onePred.toString(), "--ex-mode", "fuzzy"),
                 List.of("eval", "--gold", gold.toString(), "--pred", twoPred.toString(), "--suite", emptyDir.toString()),
-                List.of("eval", "--benchmark", "classicmodels", "--gold", gold.toString(), "--pred", onePred.toString()));
+                List.of("eval", "--benchmark", "classicmodels", "--gold", gold.toString(), "--pred", onePred.toString()),
+                List.of("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", twoPred.toString(), "--suite", emptyDir.toString()));
         List<String> expected = List.of("cm-test-999", "has 1 predictions but", "no such prediction file",
-                "unknown --ex-mode 'fuzzy'", "manifest", "mutually exclusive");
+                "unknown --ex-mode 'fuzzy'", "manifest", "mutually exclusive", "--suite needs the embedded database");
         for (int i = 0; i < cases.size(); i++) {
             Run r = run(cases.get(i).toArray(String[]::new));
             assertThat(r.code()).as(String.join(" ", cases.get(i))).isEqualTo(2);

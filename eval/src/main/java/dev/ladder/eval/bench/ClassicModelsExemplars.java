@@ -17,7 +17,11 @@ public final class ClassicModelsExemplars {
 
     private ClassicModelsExemplars() {}
 
-    /** Ids of the fixed exemplars, in prompt order, from {@code benchmarks/classicmodels/fixed-exemplars.txt}. */
+    /**
+     * Ids of the fixed exemplars, in prompt order, from {@code benchmarks/classicmodels/fixed-exemplars.txt}: the
+     * three k = 3 exemplars and then a spare, which {@link FixedExemplars#select} reaches only for a question that
+     * is itself one of the three (a training item).
+     */
     public static List<String> fixedIds() {
         try (InputStream in = ClassicModelsExemplars.class.getResourceAsStream("/benchmarks/classicmodels/fixed-exemplars.txt")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 
 /**
  * The {@code djl} engine: a {@link LlamaModel} plus the generation loop.
@@ -108,13 +109,22 @@ public final class DjlLanguageModel implements LanguageModel {
      * @throws dev.ladder.inference.model.ModelException for a missing or malformed file
      */
     public static DjlLanguageModel load(Path modelDir, Device device, Options options) {
+        return load(modelDir, UnaryOperator.identity(), device, options);
+    }
+
+    /**
+     * As {@link #load(Path, Device, Options)}, with the weights read through {@code wrap} (e.g. LoRA adapters merged
+     * at load time); config, tokenizer and prompt format still come from {@code modelDir}.
+     */
+    public static DjlLanguageModel load(Path modelDir, UnaryOperator<WeightSource> wrap, Device device,
+                                        Options options) {
         ModelConfig config = ModelConfig.read(modelDir);
         PromptFormat format = PromptFormats.forModel(modelDir);
         Tokenizer tokenizer = Tokenizer.load(modelDir);
         try {
             LlamaModel model;
             try (Weights weights = Weights.open(modelDir)) {
-                model = LlamaModel.load(config, WeightSource.of(weights), device, options.model());
+                model = LlamaModel.load(config, wrap.apply(WeightSource.of(weights)), device, options.model());
             }
             TokenCodec codec = new TokenCodec() {
                 @Override

@@ -1,0 +1,104 @@
+package dev.ladder.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Colab notebooks under {@code notebooks/} are committed clean and their Python is syntactically valid.
+ *
+ * <p>Each notebook must be nbformat 4 with no outputs and no execution counts. Its code cells are joined into one
+ * Python file and compiled with {@code python3 -m py_compile} (skipped when there is no {@code python3} on the
+ * PATH). IPython shell and magic lines — lines whose first non-blank character is {@code !} or {@code %}, such as
+ * {@code %pip install ...} — are not Python and are dropped first; the notebooks keep such lines at the top level
+ * of a cell so that dropping them cannot leave an empty block.
+ */
+class NotebooksTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    static Path notebooks() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path dir = p.resolve("notebooks");
+            if (Files.isRegularFile(dir.resolve("qlora_train.ipynb"))) return dir;
+        }
+        throw new AssertionError("no notebooks/ folder above " + Path.of("").toAbsolutePath());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"qlora_train.ipynb", "results_analysis.ipynb"})
+    void cleanNbformat4WithCompilingPython(String name) throws IOException, InterruptedException {
+        JsonNode nb = JSON.readTree(notebooks().resolve(name).toFile());
+        assertThat(nb.path("nbformat").asInt()).as("nbformat").isEqualTo(4);
+        assertThat(nb.path("metadata").path("kernelspec").path("language").asText()).isEqualTo("python");
+        List<String> code = new ArrayList<>();
+        int markdown = 0;
+        for (JsonNode cell : nb.path("cells")) {
+            String type = cell.path("cell_type").asText();
+            if (type.equals("markdown")) {
+                markdown++;
+                assertThat(cell.has("outputs")).as("markdown cell with outputs").isFalse();
+                continue;
+            }
+            assertThat(type).isEqualTo("code");
+            assertThat(cell.path("outputs").isArray() && cell.path("outputs").isEmpty()).as("outputs of a code cell are []").isTrue();
+            assertThat(cell.has("execution_count") && cell.get("execution_count").isNull()).as("execution_count is null").isTrue();
+            code.add(source(cell));
+        }
+        assertThat(markdown).as("explained: markdown cells").isGreaterThan(3);
+        assertThat(code).as("code cells").hasSizeGreaterThan(3);
+
+        StringBuilder py = new StringBuilder();
+        for (String cell : code) {
+            for (String line : cell.split("\n", -1)) {
+                String t = line.stripLeading();
+                if (t.startsWith("!") || t.startsWith("%")) continue; // shell and magic lines are not Python
+                py.append(line).append('\n');
+            }
+            py.append('\n');
+        }
+        Assumptions.assumeTrue(hasPython3(), "python3 is not on the PATH");
+        Path file = tmp.resolve(name.replace(".ipynb", ".py"));
+        Files.writeString(file, py.toString(), StandardCharsets.UTF_8);
+        Process p = new ProcessBuilder("python3", "-m", "py_compile", file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(name + ": " + out).isZero();
+    }
+
+    private static String source(JsonNode cell) {
+        JsonNode s = cell.path("source");
+        if (s.isTextual()) return s.asText();
+        StringBuilder b = new StringBuilder();
+        s.forEach(line -> b.append(line.asText()));
+        return b.toString();
+    }
+
+    private static boolean hasPython3() {
+        try {
+            Process p = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

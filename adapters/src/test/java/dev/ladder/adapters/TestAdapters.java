@@ -3,31 +3,21 @@ package dev.ladder.adapters;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.llm.WeightSource;
-import dev.ladder.inference.model.DType;
-import dev.ladder.inference.model.SafetensorsWriter;
-import dev.ladder.inference.model.TensorInfo;
 import dev.ladder.inference.model.Weights;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
 
-/** Random PEFT LoRA adapters for a base model directory, written exactly as PEFT lays them out. */
+/** Test helpers around {@link TinyAdapters}: random PEFT LoRA adapters with broken-config edits, and reference merges. */
 final class TestAdapters {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * What to write.
@@ -66,71 +56,12 @@ final class TestAdapters {
 
     /** Writes {@code adapter_config.json} and {@code adapter_model.safetensors} for every targeted base module. */
     static void write(Path dir, Path baseDir, Spec spec) {
-        Random rnd = new Random(spec.seed());
-        PeftAdapter.Config rules = new PeftAdapter.Config("LORA", null, null, spec.r(), spec.alpha(), spec.rslora(),
-                spec.targets(), null, new LinkedHashMap<>(spec.rankPattern()), new LinkedHashMap<>(spec.alphaPattern()),
-                "none", List.of(), false, List.of());
-        SafetensorsWriter w = new SafetensorsWriter().metadata("format", "pt");
-        try (Weights base = Weights.open(baseDir)) {
-            for (String name : base.names()) {
-                if (!name.endsWith(".weight")) continue;
-                String module = name.substring(0, name.length() - ".weight".length());
-                TensorInfo info = base.info(name);
-                if (info.rank() != 2 || !rules.targets(module) || module.endsWith("embed_tokens")
-                        || module.equals("lm_head")) continue;
-                int r = rules.rankOf(module);
-                long out = info.dim(0);
-                long in = info.dim(1);
-                w.add(PeftAdapter.PREFIX + module + ".lora_A.weight", DType.F32, new long[] {r, in}, gaussian(rnd, r * in, 0.1));
-                w.add(PeftAdapter.PREFIX + module + ".lora_B.weight", DType.F32, new long[] {out, r}, gaussian(rnd, out * r, 0.1));
-            }
-            for (String t : spec.modulesToSave()) {
-                w.add(PeftAdapter.PREFIX + t, DType.F32, base.info(t).shape(), gaussian(rnd, base.info(t).numel(), 0.05));
-            }
-        }
-        ObjectNode c = JSON.createObjectNode();
-        c.put("peft_type", "LORA");
-        c.put("task_type", "CAUSAL_LM");
-        c.put("base_model_name_or_path", baseDir.toString());
-        c.put("r", spec.r());
-        c.put("lora_alpha", spec.alpha());
-        c.put("lora_dropout", 0.05);
-        c.put("bias", "none");
-        c.put("use_rslora", spec.rslora());
-        c.put("use_dora", false);
-        c.put("fan_in_fan_out", false);
-        c.put("init_lora_weights", true);
-        c.putNull("layers_to_transform");
-        c.putNull("layers_pattern");
-        c.putNull("megatron_config");
-        c.put("megatron_core", "megatron.core");
-        var targets = c.putArray("target_modules");
-        spec.targets().forEach(targets::add);
-        var rp = c.putObject("rank_pattern");
-        spec.rankPattern().forEach(rp::put);
-        var ap = c.putObject("alpha_pattern");
-        spec.alphaPattern().forEach(ap::put);
-        if (spec.modulesToSave().isEmpty()) {
-            c.putNull("modules_to_save");
-        } else {
-            var m = c.putArray("modules_to_save");
-            spec.modulesToSave().forEach(t -> m.add(t.substring(t.lastIndexOf('.', t.length() - ".weight".length() - 1) + 1,
-                    t.length() - ".weight".length())));
-        }
-        spec.config().accept(c);
-        try {
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve(PeftAdapter.CONFIG_FILE), c.toPrettyString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        w.write(dir.resolve(PeftAdapter.WEIGHTS_FILE));
+        TinyAdapters.write(baseDir, dir, new TinyAdapters.Spec(spec.seed(), spec.targets(), spec.r(), spec.alpha(),
+                spec.rslora(), spec.rankPattern(), spec.alphaPattern(), spec.modulesToSave()), spec.config());
     }
 
     static float[] gaussian(Random rnd, long n, double std) {
-        float[] f = new float[(int) n];
-        for (int i = 0; i < f.length; i++) f[i] = (float) (rnd.nextGaussian() * std);
-        return f;
+        return TinyAdapters.gaussian(rnd, n, std);
     }
 
     /**

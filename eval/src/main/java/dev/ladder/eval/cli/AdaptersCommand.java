@@ -4,6 +4,7 @@ import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.AdapterMerger;
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.adapters.PeftAdapter;
+import dev.ladder.adapters.TinyAdapters;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.pipeline.db.UserError;
@@ -12,6 +13,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "adapters", description = "LoRA/QLoRA adapters (Hugging Face PEFT): inspect, merge into a base model.",
-        subcommands = {AdaptersCommand.Merge.class, AdaptersCommand.Info.class, AdaptersExportCommand.class})
+        subcommands = {AdaptersCommand.Merge.class, AdaptersCommand.Info.class, AdaptersExportCommand.class,
+                AdaptersCommand.MakeTiny.class})
 final class AdaptersCommand {
 
     private AdaptersCommand() {}
@@ -169,5 +172,47 @@ final class AdaptersCommand {
             return "unknown";
         }
         return p.getProperty("version", "unknown");
+    }
+
+    @Command(name = "make-tiny", mixinStandardHelpOptions = true,
+            description = "Write a random PEFT LoRA adapter (every projection) for a base model: the QLoRA rung's "
+                    + "code path on a tiny model, for tests and CI. Same base, rank and seed: same bytes.")
+    static final class MakeTiny implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--base", required = true, paramLabel = "M", description = "The base model directory or pulled repo id.")
+        String base;
+        @Parameters(paramLabel = "DIR", description = "Where to write the adapter (must be empty or missing).")
+        Path dir;
+        @Option(names = "--rank", defaultValue = "4", paramLabel = "R", description = "LoRA rank (default ${DEFAULT-VALUE}).")
+        int rank;
+        @Option(names = "--seed", defaultValue = "1", paramLabel = "S") long seed;
+
+        @Override
+        public Integer call() throws IOException {
+            if (rank < 1) throw new UserError("--rank must be >= 1, got " + rank);
+            Path baseDir = ModelCommand.resolve(base);
+            Path target = dir.toAbsolutePath().normalize();
+            if (Files.exists(target) && !(Files.isDirectory(target) && ModelCommand.MakeTiny.isEmpty(target))) {
+                throw new UserError(dir + " exists and is not an empty directory");
+            }
+            Files.createDirectories(target.getParent());
+            // write beside DIR, then move into place: an error leaves nothing half-written
+            Path tmp = target.getParent().resolve("." + target.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+            try {
+                TinyAdapters.write(baseDir, tmp, rank, seed);
+                Files.deleteIfExists(target);
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AdapterException e) {
+                throw new UserError(e.getMessage(), e);
+            } finally {
+                if (Files.exists(tmp)) {
+                    try (var files = Files.walk(tmp)) {
+                        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                    }
+                }
+            }
+            spec.commandLine().getOut().println(target);
+            return 0;
+        }
     }
 }

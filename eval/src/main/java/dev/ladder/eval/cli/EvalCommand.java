@@ -13,11 +13,8 @@ import dev.ladder.eval.score.ItemScore;
 import dev.ladder.eval.score.Predictions;
 import dev.ladder.eval.score.ScoreSummary;
 import dev.ladder.eval.score.Scoring;
-import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.eval.score.ScoringSetup;
 import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.DatabaseKind;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
 import dev.ladder.pipeline.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -28,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.ArgGroup;
@@ -141,31 +137,8 @@ final class EvalCommand implements Callable<Integer> {
     private Scoring newScoring(String dbSpec, ExOptions options, List<Database> opened) {
         Database original = database.open(dbSpec);
         opened.add(original);
-        Optional<List<Database>> suiteDbs = Optional.empty();
-        Path dir = suite != null ? suite : TestSuite.defaultDir(original.name());
-        boolean explicit = suite != null;
-        if (noSuite && explicit) throw new UserError("--suite and --no-suite cannot be used together");
-        // --keep-distinct makes EM compare DISTINCT too, as it makes EX keep it
-        ExactMatch em = new ExactMatch(original.schema(), false, true, keepDistinct);
-        if (noSuite) return new Scoring(original, suiteDbs, options, em);
-        // suites are databases on the embedded MariaDB, made for one database there: a SQLite file or an external
-        // server of the same name is another database, so its stored suite does not apply
-        boolean embedded = original.kind() == DatabaseKind.EMBEDDED_MARIADB;
-        if (explicit && !embedded) {
-            throw new UserError("--suite needs the embedded database: " + dbSpec + " is a " + original.kind()
-                    + " database, and test suites live on the embedded MariaDB");
-        }
-        if (explicit || embedded && Files.isRegularFile(dir.resolve("manifest.json"))) {
-            TestSuite ts = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite in " + dir + " (missing manifest.json)"));
-            if (!ts.database().equals(original.name())) {
-                throw new UserError("the test suite in " + dir + " was built for " + ts.database() + ", not " + original.name());
-            }
-            List<Database> all = ts.open(EmbeddedMariaDb.shared());
-            opened.addAll(all);
-            // open() lists the original first; Scoring always checks the original itself
-            suiteDbs = Optional.of(all.subList(1, all.size()));
-        }
-        return new Scoring(original, suiteDbs, options, em);
+        return ScoringSetup.create(original, options, noSuite ? ScoringSetup.Suite.NONE : ScoringSetup.Suite.STORED,
+                suite, opened);
     }
 
     private void printJson(List<ItemScore> scores, ExOptions options) {

@@ -233,7 +233,7 @@ final class ModelCommand {
             return 0;
         }
 
-        private static boolean isEmpty(Path dir) throws IOException {
+        static boolean isEmpty(Path dir) throws IOException {
             try (Stream<Path> s = Files.list(dir)) {
                 return s.findAny().isEmpty();
             }

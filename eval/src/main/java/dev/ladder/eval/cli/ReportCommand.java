@@ -1,0 +1,83 @@
+package dev.ladder.eval.cli;
+
+import dev.ladder.eval.report.Report;
+import dev.ladder.eval.report.ReportWriter;
+import dev.ladder.eval.run.ResultsStore;
+import dev.ladder.eval.run.RunDirectory;
+import dev.ladder.pipeline.db.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Tables and charts for a paper from one or more run directories (docs/report.md): VA/EX/EM/TS "
+                + "with 95% bootstrap intervals, breakdowns by category and difficulty, paired significance between "
+                + "consecutive rungs, error taxonomy, latency and tokens.",
+                "  ladder report runs/classicmodels-ladder",
+                "  ladder report runs/a runs/b --out paper/tables --format tex,png"})
+final class ReportCommand implements Callable<Integer> {
+
+    static final List<String> ALL_FORMATS = List.of("md", "csv", "tex", "json", "png", "svg");
+
+    @Spec CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "Run directories written by 'ladder run'.")
+    List<Path> runs;
+    @Option(names = "--format", split = ",", paramLabel = "FMT", description = "Formats (default: md,csv,tex,json,png,svg).")
+    List<String> formats = ALL_FORMATS;
+    @Option(names = "--out", paramLabel = "DIR", description = "Where to write (default: RUN_DIR/report for one run; required for several).")
+    Path out;
+
+    @Override
+    public Integer call() {
+        Set<ReportWriter.Format> fmts = parseFormats(formats);
+        if (out == null && runs.size() > 1) throw new UserError("several run directories: say where the merged report goes with --out DIR");
+        Path target = out != null ? out : runs.get(0).resolve(RunDirectory.REPORT);
+        writeReport(runs, target, fmts);
+        spec.commandLine().getOut().println(target.resolve("report.md").toAbsolutePath());
+        return 0;
+    }
+
+    static Set<ReportWriter.Format> parseFormats(List<String> names) {
+        Set<ReportWriter.Format> out = EnumSet.noneOf(ReportWriter.Format.class);
+        for (String n : names) {
+            String name = n.strip().toLowerCase(Locale.ROOT);
+            if (name.isEmpty()) continue;
+            try {
+                out.add(ReportWriter.Format.valueOf(name.toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new UserError("unknown report format '" + n + "' (known: " + String.join(", ", ALL_FORMATS) + ")");
+            }
+        }
+        if (out.isEmpty()) throw new UserError("--format names no format (known: " + String.join(", ", ALL_FORMATS) + ")");
+        return out;
+    }
+
+    /** Reads each run's results store and writes one report (merged when there are several runs). */
+    static void writeReport(List<Path> runDirs, Path target, Set<ReportWriter.Format> formats) {
+        List<Report.Run> runs = new ArrayList<>();
+        for (Path dir : runDirs) {
+            Path results = dir.resolve(RunDirectory.RESULTS);
+            if (!Files.isRegularFile(results)) {
+                throw new UserError("not a run directory: " + dir + " (no " + RunDirectory.RESULTS + "; 'ladder run' writes one)");
+            }
+            try (ResultsStore store = ResultsStore.openReadOnly(results)) {
+                runs.add(Report.Run.of(dir, store.cells(), store.results()));
+            }
+        }
+        Report report = runs.size() == 1
+                ? Report.of(runs.get(0).cells(), runs.get(0).results())
+                : Report.merge(runs, Report.Options.DEFAULT);
+        ReportWriter.write(report, target, formats);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.ladder.eval.cli;
+
+import dev.ladder.eval.experiment.Experiment;
+import dev.ladder.eval.experiment.ExperimentLoader;
+import dev.ladder.eval.run.ExperimentRunner;
+import dev.ladder.eval.run.GenerationCache;
+import dev.ladder.pipeline.db.UserError;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run an experiment (docs/experiments.md): every rung on every item, scored, into a run "
+                + "directory with predictions, traces, a results store and the report. Killed and started again, it "
+                + "resumes where it stopped.",
+                "  ladder run experiments/classicmodels-ladder.yaml",
+                "  ladder run experiments/classicmodels-ladder.yaml --model /tmp/tiny --limit 10 --out runs/tiny"})
+final class RunCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "EXPERIMENT", description = "The experiment YAML file.")
+    Path experimentFile;
+    @Option(names = "--model", paramLabel = "DIR|ID", description = "Use this model (directory or hub id) for every model of the file; adapters stay.")
+    String model;
+    @Option(names = "--adapter", paramLabel = "DIR", description = "Use this PEFT adapter for every model of the file that has one.")
+    String adapter;
+    @Option(names = "--limit", paramLabel = "N", description = "Only the first N items of the split.")
+    Integer limit;
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: the file's output).")
+    Path out;
+    @Option(names = "--generation-cache", paramLabel = "FILE",
+            description = "Generation cache file (default: generation-cache.sqlite in the Ladder cache directory).")
+    Path cacheFile;
+    @Option(names = "--no-generation-cache", description = "Generate everything afresh (nothing read from or written to the cache).")
+    boolean noCache;
+    @Option(names = "--format", split = ",", paramLabel = "FMT",
+            description = "Report formats (default: md,csv,tex,json,png,svg).")
+    List<String> formats = ReportCommand.ALL_FORMATS;
+    @Option(names = "--no-progress", description = "One line per rung instead of progress bars.")
+    boolean noProgress;
+    @Option(names = "--url", paramLabel = "JDBC_URL", description = "External MySQL/MariaDB server instead of the embedded one.")
+    String url;
+
+    @Override
+    public Integer call() {
+        PrintWriter log = spec.commandLine().getErr();
+        var reportFormats = ReportCommand.parseFormats(formats);
+        Experiment e = ExperimentLoader.load(experimentFile);
+        if (model != null) e = e.withModelOverride(model);
+        if (adapter != null) e = e.withAdapterOverride(adapter);
+        if (limit != null) e = e.withLimit(limit);
+        if (out != null) e = e.withOutput(out);
+        // a hub id that is not pulled is pulled when its first rung starts; here only the shape is checked
+        ExperimentLoader.validateModels(e, experimentFile.toString(), id -> true);
+        if (noCache && cacheFile != null) throw new UserError("--generation-cache and --no-generation-cache cannot be used together");
+        Path cache = noCache ? null : cacheFile != null ? cacheFile : GenerationCache.defaultFile();
+        ExperimentRunner.Options options = new ExperimentRunner.Options(cache, noProgress ? null : System.err, log,
+                Optional.ofNullable(url), Path.of("").toAbsolutePath());
+        log.println("run " + e.name() + ": " + e.cells().size() + " cells, output " + e.output());
+        ExperimentRunner.Outcome outcome = new ExperimentRunner(e, options).run();
+        ReportCommand.writeReport(List.of(outcome.directory().dir()), outcome.directory().report(), reportFormats);
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.printf(Locale.ROOT, "%d cells: %d items answered, %d already done%s; generation cache %d hits, %d misses%n",
+                outcome.cells(), outcome.answered(), outcome.resumed(),
+                outcome.skipped().isEmpty() ? "" : "; skipped: " + String.join("; ", outcome.skipped()),
+                outcome.cacheHits(), outcome.cacheMisses());
+        stdout.println("report: " + outcome.directory().report().resolve("report.md"));
+        stdout.println(outcome.directory().dir());
+        return 0;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.ladder.eval.experiment;
+
+import dev.ladder.eval.run.Cell;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * A resolved experiment file: every default filled in, every name checked ({@link ExperimentLoader#load}).
+ *
+ * @param name      the experiment's name
+ * @param benchmark a bundled benchmark name or a path ({@code Benchmarks.load})
+ * @param split     the split the run answers
+ * @param database  the database of items without their own {@code db} (default: the benchmark's)
+ * @param limit     the first {@code limit} items of the split, or null for all
+ * @param seeds     sampling seeds; every rung runs once per seed
+ * @param output    the run directory
+ * @param models    model id to model, in file order (the first is the default of plain-string rungs)
+ * @param rungs     the ladder, bottom rung first
+ * @param settings  strategy knobs
+ * @param scorers   scorer options
+ */
+public record Experiment(String name, String benchmark, String split, String database, Integer limit,
+                         List<Long> seeds, Path output, Map<String, ModelSpec> models, List<RungSpec> rungs,
+                         SettingsSpec settings, ScorerSpec scorers) {
+
+    public Experiment {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(benchmark, "benchmark");
+        Objects.requireNonNull(split, "split");
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(scorers, "scorers");
+        if (limit != null && limit < 1) throw new IllegalArgumentException("limit must be >= 1, got " + limit);
+        seeds = List.copyOf(seeds);
+        if (seeds.isEmpty() || new HashSet<>(seeds).size() != seeds.size()) {
+            throw new IllegalArgumentException("seeds must be non-empty and distinct: " + seeds);
+        }
+        models = Collections.unmodifiableMap(new LinkedHashMap<>(models));
+        if (models.isEmpty()) throw new IllegalArgumentException("no models");
+        rungs = List.copyOf(rungs);
+        if (rungs.isEmpty()) throw new IllegalArgumentException("no rungs");
+        Set<String> names = new HashSet<>();
+        for (RungSpec r : rungs) {
+            if (!names.add(r.name())) throw new IllegalArgumentException("duplicate rung name " + r.name());
+            if (!models.containsKey(r.model())) throw new IllegalArgumentException("rung " + r.name() + ": no model " + r.model());
+        }
+    }
+
+    /** The model a rung runs on. */
+    public ModelSpec modelOf(RungSpec rung) {
+        return models.get(rung.model());
+    }
+
+    /** A cell's name: the rung's, with {@code @seed} appended when the experiment has more than one seed. */
+    public String cellName(RungSpec rung, long seed) {
+        return seeds.size() > 1 ? rung.name() + "@" + seed : rung.name();
+    }
+
+    /** The grid: for each rung (bottom first), one cell per seed. */
+    public List<Cell> cells() {
+        List<Cell> cells = new ArrayList<>();
+        for (RungSpec r : rungs) {
+            ModelSpec m = modelOf(r);
+            for (long seed : seeds) {
+                cells.add(new Cell(cells.size(), cellName(r, seed), m.path(), m.hasAdapter() ? m.adapter() : "",
+                        r.strategy(), seed));
+            }
+        }
+        return cells;
+    }
+
+    /**
+     * Problems that do not stop a run: an adapter directory that is not there yet (the runner skips the cells of that
+     * model and says so) and a model no rung uses. Checked against the file system on each call.
+     */
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        models.forEach((id, m) -> {
+            List<String> using = rungs.stream().filter(r -> r.model().equals(id)).map(RungSpec::name).toList();
+            if (using.isEmpty()) {
+                out.add("models." + id + ": no strategy uses this model");
+            } else if (m.adapterMissing()) {
+                out.add("models." + id + ".adapter: no PEFT adapter at " + m.adapter() + " (no adapter_config.json); "
+                        + "skipping " + String.join(", ", using) + " (train one with notebooks/qlora_train.ipynb)");
+            }
+        });
+        return out;
+    }
+
+    /** Every model's path replaced (adapters kept), e.g. to run the same ladder on another model. */
+    public Experiment withModelOverride(String pathOrId) {
+        String problem = ExperimentLoader.modelPathProblem(pathOrId);
+        if (problem != null) throw new ExperimentException("model override", "models.*.path", problem);
+        return withModels(m -> m.withPath(pathOrId));
+    }
+
+    /** Every model's adapter replaced where the file sets one. */
+    public Experiment withAdapterOverride(String adapterDir) {
+        if (adapterDir == null || adapterDir.isBlank()) {
+            throw new ExperimentException("adapter override", "models.*.adapter", "empty adapter path");
+        }
+        if (models.values().stream().noneMatch(ModelSpec::hasAdapter)) {
+            throw new ExperimentException("adapter override", "models.*.adapter",
+                    "no model of experiment " + name + " has an adapter to replace; add 'adapter:' to a model in the file");
+        }
+        return withModels(m -> m.hasAdapter() ? m.withAdapter(adapterDir) : m);
+    }
+
+    /** Only the first {@code n} items of the split. */
+    public Experiment withLimit(int n) {
+        if (n < 1) throw new ExperimentException("limit override", "limit", "must be >= 1, got " + n);
+        return new Experiment(name, benchmark, split, database, n, seeds, output, models, rungs, settings, scorers);
+    }
+
+    public Experiment withOutput(Path dir) {
+        Objects.requireNonNull(dir, "dir");
+        return new Experiment(name, benchmark, split, database, limit, seeds, dir, models, rungs, settings, scorers);
+    }
+
+    private Experiment withModels(UnaryOperator<ModelSpec> change) {
+        Map<String, ModelSpec> changed = new LinkedHashMap<>();
+        models.forEach((k, v) -> changed.put(k, change.apply(v)));
+        return new Experiment(name, benchmark, split, database, limit, seeds, output, changed, rungs, settings, scorers);
+    }
+
+    /**
+     * The experiment as a YAML file with every default filled in and keys in a fixed order; loading it gives an
+     * equal experiment (run directories store it).
+     */
+    public String toResolvedYaml() {
+        return ResolvedYaml.write(this);
+    }
+}

@@ -1,0 +1,329 @@
+package dev.ladder.eval.experiment;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.score.ExMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * Reads and validates experiment files (docs/experiments.md). Everything a file can get wrong is reported before a
+ * model is loaded, as one {@link ExperimentException} line naming the file and the field.
+ */
+public final class ExperimentLoader {
+
+    /** Strategy names a rung may use: the pipeline's registry. */
+    public static final List<String> KNOWN_STRATEGIES = dev.ladder.pipeline.strategy.Strategies.names();
+    public static final List<String> KNOWN_ENGINES = List.of("djl");
+    /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
+    public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
+    public static final List<String> EX_MODES = List.of("spider", "bird");
+    public static final List<String> TS_MODES = List.of("suite", "none");
+
+    static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "limit", "seeds", "output",
+            "models", "strategies", "settings", "scorers");
+    static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype");
+    static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model");
+    static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
+            "tabular_prompt", "agent_k", "stop_strings", "timeout_seconds", "row_cap");
+    static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite");
+
+    /** Names that end up in file names and cell names; '@' is kept for the seed suffix. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    private static final Pattern HUB_ID = Pattern.compile(
+            "[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}(@[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*)?");
+
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .build();
+
+    private ExperimentLoader() {}
+
+    /** Loads, resolves and validates an experiment file. */
+    public static Experiment load(Path yaml) {
+        String source = yaml.toString();
+        if (!Files.isRegularFile(yaml)) {
+            throw new ExperimentException(source, "file", "not found; give the path of an experiment YAML file, e.g. experiments/smoke.yaml");
+        }
+        try {
+            return parse(Files.readString(yaml), source);
+        } catch (IOException e) {
+            throw new ExperimentException(source, "file", "cannot read: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Parses experiment YAML text.
+     *
+     * @param source the file name used in messages; its stem is the default {@code name}
+     */
+    public static Experiment parse(String text, String source) {
+        JsonNode tree;
+        try {
+            tree = YAML.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw malformed(source, e);
+        }
+        if (tree == null || tree.isMissingNode() || tree.isNull()) {
+            throw new ExperimentException(source, "file", "is empty; an experiment needs at least benchmark, models and strategies");
+        }
+        Fields root = Fields.of(source, "", tree);
+        root.allowOnly(TOP_FIELDS);
+
+        String name = root.string("name", stem(source));
+        checkName(root, "name", name);
+        String benchmark = root.requiredString("benchmark", "name a bundled benchmark (classicmodels) or a benchmark folder or file");
+        String split = root.string("split", "test");
+        String database = root.string("database", null);
+        Integer limit = root.integer("limit", null, 1);
+        List<Long> seeds = root.longList("seeds", List.of(0L));
+        if (seeds.isEmpty()) throw root.error("seeds", "is empty; give at least one seed, e.g. [0], or remove the line");
+        for (int i = 0; i < seeds.size(); i++) {
+            if (seeds.indexOf(seeds.get(i)) != i) {
+                throw root.error("seeds[" + i + "]", "seed " + seeds.get(i) + " is listed twice; each seed runs every rung once");
+            }
+        }
+        String outputText = root.string("output", "runs/" + name);
+        Path output = path(root, "output", outputText);
+
+        Map<String, ModelSpec> models = models(root);
+        List<RungSpec> rungs = rungs(root, models);
+        SettingsSpec settings = settings(root);
+        ScorerSpec scorers = scorers(root);
+
+        Benchmark b;
+        try {
+            b = Benchmarks.load(benchmark, database);
+        } catch (RuntimeException e) {
+            throw root.error("benchmark", e.getMessage());
+        }
+        if (!b.splits().containsKey(split)) {
+            throw root.error("split", Fields.unknownValue("split", split, List.copyOf(b.splits().keySet()))
+                    .replace("; known:", "; benchmark " + b.name() + " has:"));
+        }
+        return new Experiment(name, benchmark, split, database != null ? database : b.defaultDatabase(), limit, seeds,
+                output, models, rungs, settings, scorers);
+    }
+
+    /**
+     * Checks that every model a hub id names can be had: {@code hubIdAvailable} says whether an id is pulled already or
+     * can be pulled (e.g. {@code id -> pulled(id) || online}). Directories were checked by {@link #load}.
+     *
+     * @param source the file name for the message
+     */
+    public static void validateModels(Experiment e, String source, Predicate<String> hubIdAvailable) {
+        e.models().forEach((id, m) -> {
+            if (isHubId(m.path()) && !Files.isDirectory(Path.of(m.path())) && !hubIdAvailable.test(m.path())) {
+                throw new ExperimentException(source, "models." + id + ".path", "model '" + m.path()
+                        + "' is not pulled and cannot be downloaded here; run 'ladder model pull " + m.path()
+                        + "' on a machine with internet, or set path to a model directory");
+            }
+        });
+    }
+
+    /**
+     * True when {@code s} has the form of a hub id: {@code owner/name} or {@code owner/name@revision}, each part
+     * starting with a letter or digit (so {@code ./x/y}, {@code /x/y}, {@code ~/x} and {@code a/b/c} are paths).
+     */
+    public static boolean isHubId(String s) {
+        return HUB_ID.matcher(s).matches() && !s.contains("..");
+    }
+
+    /**
+     * What is wrong with a model {@code path}, or null when it is usable: an existing directory with
+     * {@code config.json}, or any string of hub-id form that is not an existing path (it is resolved through the
+     * model store, and pulled if need be, when the run starts).
+     */
+    public static String modelPathProblem(String p) {
+        if (p == null || p.isBlank()) return "empty model path; give a model directory or a hub id owner/name";
+        Path path;
+        try {
+            path = Path.of(p);
+        } catch (InvalidPathException e) {
+            return "'" + p + "' is not a valid path";
+        }
+        if (Files.isDirectory(path)) {
+            return Files.isRegularFile(path.resolve("config.json")) ? null
+                    : "'" + p + "' has no config.json: not a model directory (give the directory holding config.json and *.safetensors)";
+        }
+        if (Files.exists(path)) return "'" + p + "' is a file, not a model directory";
+        if (isHubId(p)) return null;
+        return "model directory not found: '" + p + "' (relative paths start at the current directory, '~' is not expanded; "
+                + "or give a hub id owner/name such as Qwen/Qwen2.5-0.5B-Instruct)";
+    }
+
+    /** One line for a YAML syntax error: the line the parser stopped at, its problem, and where the construct began. */
+    private static ExperimentException malformed(String source, JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        int line = at == null ? -1 : at.getLineNr();
+        String problem = String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("").strip();
+        if (e.getCause() instanceof MarkedYAMLException y) {
+            if (y.getProblemMark() != null) line = y.getProblemMark().getLine() + 1;
+            problem = y.getProblem() == null ? problem : y.getProblem().strip();
+            if (y.getContext() != null && y.getContextMark() != null && y.getContextMark().getLine() + 1 != line) {
+                problem += " (" + y.getContext().strip() + " that starts on line " + (y.getContextMark().getLine() + 1) + ")";
+            }
+        } else if (problem.startsWith("Duplicate field")) {
+            String key = problem.replaceFirst("^Duplicate field '([^']*)'.*", "$1");
+            return new ExperimentException(source, line > 0 ? "line " + line : "YAML",
+                    "malformed YAML: duplicate key '" + key + "' in one mapping; keep one of the two");
+        }
+        return new ExperimentException(source, line > 0 ? "line " + line : "YAML",
+                "malformed YAML: " + problem + "; fix the syntax there (indentation, ':' after keys, closing brackets, quotes)");
+    }
+
+    private static Map<String, ModelSpec> models(Fields root) {
+        JsonNode node = root.get("models");
+        if (node == null) {
+            throw root.error("models", "missing; add a mapping such as 'models: {base: {path: Qwen/Qwen2.5-0.5B-Instruct}}'");
+        }
+        Fields all = Fields.of(root.source, "models", node);
+        Map<String, ModelSpec> models = new LinkedHashMap<>();
+        for (String id : all.keys()) {
+            checkName(all, all.field(id), id);
+            Fields m = Fields.of(root.source, all.field(id), all.get(id));
+            m.allowOnly(MODEL_FIELDS);
+            String p = m.requiredString("path", "give a model directory or a hub id owner/name");
+            String problem = modelPathProblem(p);
+            if (problem != null) throw m.error(m.field("path"), problem);
+            String adapter = m.string("adapter", null);
+            if (adapter != null) path(m, m.field("adapter"), adapter);
+            String engine = m.choice("engine", ModelSpec.DEFAULT_ENGINE, KNOWN_ENGINES, "engine");
+            String dtype = m.choice("dtype", ModelSpec.DEFAULT_DTYPE, KNOWN_DTYPES, "dtype");
+            models.put(id, new ModelSpec(p, adapter, engine, dtype));
+        }
+        if (models.isEmpty()) throw root.error("models", "is empty; define at least one model");
+        return models;
+    }
+
+    private static List<RungSpec> rungs(Fields root, Map<String, ModelSpec> models) {
+        JsonNode node = root.get("strategies");
+        if (node == null) throw root.error("strategies", "missing; list the rungs, e.g. [prompt-k0, agent-1]");
+        if (!(node instanceof ArrayNode list)) {
+            throw root.error("strategies", "expected a list of rungs, got " + Fields.describe(node));
+        }
+        if (list.isEmpty()) throw root.error("strategies", "is empty; list at least one rung, e.g. [prompt-k0]");
+        String firstModel = models.keySet().iterator().next();
+        List<RungSpec> rungs = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            String at = "strategies[" + i + "]";
+            JsonNode entry = list.get(i);
+            RungSpec rung;
+            if (entry.isTextual()) {
+                String s = entry.asText();
+                if (!KNOWN_STRATEGIES.contains(s)) throw root.error(at, Fields.unknownValue("strategy", s, KNOWN_STRATEGIES));
+                rung = new RungSpec(s, s, firstModel);
+            } else if (entry.isObject()) {
+                Fields r = Fields.of(root.source, at, entry);
+                r.allowOnly(RUNG_FIELDS);
+                String strategy = r.requiredString("strategy", "name one of " + String.join(", ", KNOWN_STRATEGIES));
+                if (!KNOWN_STRATEGIES.contains(strategy)) {
+                    throw r.error(r.field("strategy"), Fields.unknownValue("strategy", strategy, KNOWN_STRATEGIES));
+                }
+                String model = r.string("model", firstModel);
+                if (!models.containsKey(model)) {
+                    throw r.error(r.field("model"), Fields.unknownValue("model", model, List.copyOf(models.keySet()))
+                            .replace("; known:", "; models in this file:"));
+                }
+                String name = r.string("name", strategy);
+                checkName(r, r.field("name"), name);
+                rung = new RungSpec(name, strategy, model);
+            } else {
+                throw root.error(at, "expected a strategy name or a mapping {name, strategy, model}, got " + Fields.describe(entry));
+            }
+            Integer before = seen.putIfAbsent(rung.name(), i);
+            if (before != null) {
+                throw root.error(entry.isObject() ? at + ".name" : at, "duplicate rung name '" + rung.name()
+                        + "' (also strategies[" + before + "]); give one of them a distinct 'name:'");
+            }
+            rungs.add(rung);
+        }
+        return rungs;
+    }
+
+    private static SettingsSpec settings(Fields root) {
+        JsonNode node = root.get("settings");
+        if (node == null) return SettingsSpec.DEFAULT;
+        Fields s = Fields.of(root.source, "settings", node);
+        s.allowOnly(SETTINGS_FIELDS);
+        SettingsSpec d = SettingsSpec.DEFAULT;
+        int maxNewTokens = s.integer("max_new_tokens", d.maxNewTokens(), 1);
+        int candidates = s.integer("candidates", d.candidates(), 0);
+        double temperature = s.number("sample_temperature", d.sampleTemperature());
+        if (!(temperature > 0)) throw s.error(s.field("sample_temperature"), "must be > 0, got " + temperature + " (set candidates: 0 to turn sampling off)");
+        boolean tabular = s.bool("tabular_prompt", d.tabularPrompt());
+        int agentK = s.integer("agent_k", d.agentK(), 0);
+        List<String> stops = s.stringList("stop_strings", d.stopStrings());
+        double timeoutSeconds = s.number("timeout_seconds", d.timeout().toMillis() / 1000.0);
+        long millis = Math.round(timeoutSeconds * 1000);
+        if (millis < 1) throw s.error(s.field("timeout_seconds"), "must be at least 0.001, got " + timeoutSeconds);
+        int rowCap = s.integer("row_cap", d.rowCap(), 1);
+        return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, agentK, stops, Duration.ofMillis(millis), rowCap);
+    }
+
+    private static ScorerSpec scorers(Fields root) {
+        JsonNode node = root.get("scorers");
+        if (node == null) return ScorerSpec.DEFAULT;
+        Fields s = Fields.of(root.source, "scorers", node);
+        s.allowOnly(SCORER_FIELDS);
+        ScorerSpec d = ScorerSpec.DEFAULT;
+        ExMode mode = ExMode.valueOf(s.choice("ex_mode", d.exMode().name().toLowerCase(Locale.ROOT), EX_MODES, "EX mode")
+                .toUpperCase(Locale.ROOT));
+        boolean keepDistinct = s.bool("keep_distinct", d.keepDistinct());
+        double tolerance = s.number("tolerance", d.tolerance());
+        if (tolerance < 0) throw s.error(s.field("tolerance"), "must be >= 0 (0: exact), got " + tolerance);
+        ScorerSpec.Ts ts = ScorerSpec.Ts.valueOf(s.choice("ts", d.ts().name().toLowerCase(Locale.ROOT), TS_MODES, "TS mode")
+                .toUpperCase(Locale.ROOT));
+        String suiteText = s.string("suite", null);
+        Path suite = null;
+        if (suiteText != null) {
+            if (ts == ScorerSpec.Ts.NONE) throw s.error(s.field("suite"), "a test suite with 'ts: none'; remove one of the two");
+            suite = path(s, s.field("suite"), suiteText);
+            if (!Files.isDirectory(suite)) {
+                throw s.error(s.field("suite"), "no test-suite directory at " + suiteText + " (build one with 'ladder testsuite build DB', or remove the line for the stored suite)");
+            }
+        }
+        return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite);
+    }
+
+    private static void checkName(Fields f, String field, String name) {
+        if (!NAME.matcher(name).matches()) {
+            throw f.error(field, "'" + name + "' is not a valid name; use letters, digits, '.', '_' and '-' (no spaces, no '@')");
+        }
+    }
+
+    private static Path path(Fields f, String field, String text) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw f.error(field, "'" + text + "' is not a valid path");
+        }
+    }
+
+    private static String stem(String source) {
+        String n = source.replace('\\', '/');
+        n = n.substring(n.lastIndexOf('/') + 1);
+        int dot = n.lastIndexOf('.');
+        n = dot > 0 ? n.substring(0, dot) : n;
+        return NAME.matcher(n).matches() ? n : "experiment";
+    }
+}

@@ -1,0 +1,192 @@
+package dev.ladder.eval.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Typed reads of one YAML mapping of an experiment file; every failure is an {@link ExperimentException} naming the
+ * field's full path. A key set to {@code null} reads as absent (its default).
+ */
+final class Fields {
+
+    final String source;
+    final String path;
+    private final ObjectNode node;
+
+    private Fields(String source, String path, ObjectNode node) {
+        this.source = source;
+        this.path = path;
+        this.node = node;
+    }
+
+    /** The mapping at {@code path}; anything else is an error. */
+    static Fields of(String source, String path, JsonNode n) {
+        if (n instanceof ObjectNode o) return new Fields(source, path, o);
+        throw new ExperimentException(source, path.isEmpty() ? "top level" : path,
+                "expected a mapping of 'key: value' lines, got " + describe(n));
+    }
+
+    String field(String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    ExperimentException error(String field, String problem) {
+        return new ExperimentException(source, field, problem);
+    }
+
+    /** Rejects keys outside {@code known}, suggesting the nearest known one (a typo must not be ignored). */
+    void allowOnly(List<String> known) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!known.contains(key)) {
+                String near = nearest(key, known);
+                throw error(field(key), "unknown field" + (near == null ? "" : " (did you mean '" + near + "'?)")
+                        + "; known fields here: " + String.join(", ", known));
+            }
+        }
+    }
+
+    List<String> keys() {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    /** The value, or null when the key is absent or null. */
+    JsonNode get(String key) {
+        JsonNode v = node.get(key);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    String string(String key, String dflt) {
+        JsonNode v = get(key);
+        if (v == null) return dflt;
+        if (!v.isTextual()) throw error(field(key), "expected a string, got " + describe(v));
+        if (v.asText().isBlank()) throw error(field(key), "is empty; give a value or remove the line for the default");
+        return v.asText();
+    }
+
+    String requiredString(String key, String hint) {
+        String s = string(key, null);
+        if (s == null) throw error(field(key), "missing; " + hint);
+        return s;
+    }
+
+    /** One of {@code allowed}, matched exactly (the suggestion catches case and typos). */
+    String choice(String key, String dflt, List<String> allowed, String what) {
+        String s = string(key, dflt);
+        if (!allowed.contains(s)) throw error(field(key), unknownValue(what, s, allowed));
+        return s;
+    }
+
+    Integer integer(String key, Integer dflt, int min) {
+        JsonNode v = get(key);
+        if (v == null) return dflt;
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) throw error(field(key), "expected an integer, got " + describe(v));
+        if (v.intValue() < min) throw error(field(key), "must be >= " + min + ", got " + v.intValue());
+        return v.intValue();
+    }
+
+    double number(String key, double dflt) {
+        JsonNode v = get(key);
+        if (v == null) return dflt;
+        if (!v.isNumber() || !Double.isFinite(v.doubleValue())) throw error(field(key), "expected a number, got " + describe(v));
+        return v.doubleValue();
+    }
+
+    boolean bool(String key, boolean dflt) {
+        JsonNode v = get(key);
+        if (v == null) return dflt;
+        if (!v.isBoolean()) throw error(field(key), "expected true or false, got " + describe(v));
+        return v.booleanValue();
+    }
+
+    List<Long> longList(String key, List<Long> dflt) {
+        JsonNode v = get(key);
+        if (v == null) return dflt;
+        if (!v.isArray()) throw error(field(key), "expected a list of integers such as [0, 1, 2], got " + describe(v));
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode e = v.get(i);
+            if (!e.isIntegralNumber() || !e.canConvertToLong()) {
+                throw error(field(key) + "[" + i + "]", "expected an integer, got " + describe(e));
+            }
+            out.add(e.longValue());
+        }
+        return out;
+    }
+
+    List<String> stringList(String key, List<String> dflt) {
+        JsonNode v = get(key);
+        if (v == null) return dflt;
+        if (!v.isArray()) throw error(field(key), "expected a list of strings, got " + describe(v));
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode e = v.get(i);
+            if (!e.isTextual() || e.asText().isEmpty()) {
+                throw error(field(key) + "[" + i + "]", "expected a non-empty string, got " + describe(e));
+            }
+            out.add(e.asText());
+        }
+        return out;
+    }
+
+    static String unknownValue(String what, String value, List<String> allowed) {
+        String near = nearest(value, allowed);
+        return "unknown " + what + " '" + value + "'" + (near == null ? "" : " (did you mean '" + near + "'?)")
+                + "; known: " + String.join(", ", allowed);
+    }
+
+    static String describe(JsonNode n) {
+        if (n == null || n.isNull() || n.isMissingNode()) return "nothing";
+        if (n.isTextual()) return "the string '" + n.asText() + "'";
+        if (n.isBoolean()) return "the boolean " + n.asText();
+        if (n.isNumber()) return "the number " + n.asText();
+        if (n.isArray()) return "a list";
+        if (n.isObject()) return "a mapping";
+        return n.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The known name closest to {@code s} by edit distance (case-insensitive), if it is close enough to be a typo. */
+    static String nearest(String s, List<String> known) {
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        String lower = s.toLowerCase(Locale.ROOT);
+        for (String k : known) {
+            // agent-9 is not a typo of agent-0: a different number means a different thing
+            if (!lower.equals(k.toLowerCase(Locale.ROOT)) && digitless(lower).equals(digitless(k.toLowerCase(Locale.ROOT)))) continue;
+            int d = distance(lower, k.toLowerCase(Locale.ROOT));
+            if (d < bestD) {
+                bestD = d;
+                best = k;
+            }
+        }
+        // about a third of the word may be wrong: 'strategy' still finds 'strategies'
+        return best != null && bestD <= Math.max(2, (s.length() + 2) / 3) ? best : null;
+    }
+
+    private static String digitless(String s) {
+        return s.replaceAll("[0-9]", "");
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j], cur[j - 1]) + 1);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

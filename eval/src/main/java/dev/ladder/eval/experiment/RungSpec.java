@@ -1,0 +1,18 @@
+package dev.ladder.eval.experiment;
+
+import java.util.Objects;
+
+/**
+ * One rung of the ladder: a strategy answered by one of the experiment's models.
+ *
+ * @param name     unique display name in the experiment (cells are named after it)
+ * @param strategy a registered strategy name ({@link ExperimentLoader#KNOWN_STRATEGIES})
+ * @param model    a key of {@link Experiment#models()}
+ */
+public record RungSpec(String name, String strategy, String model) {
+    public RungSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(strategy, "strategy");
+        Objects.requireNonNull(model, "model");
+    }
+}

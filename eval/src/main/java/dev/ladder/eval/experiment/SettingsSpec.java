@@ -1,0 +1,41 @@
+package dev.ladder.eval.experiment;
+
+import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.strategy.Settings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The {@code settings} block: strategy knobs shared by every rung (see {@link Settings} for what each does).
+ * The sampling seed is not here: it comes from {@link Experiment#seeds()}, one cell per seed.
+ *
+ * @param maxNewTokens      most tokens per completion
+ * @param candidates        agent-2/3: extra sampled candidates (0: no sampling)
+ * @param sampleTemperature temperature of those samples
+ * @param tabularPrompt     agent-2/3: add the tabular-prompt candidate
+ * @param agentK            exemplars in the agent chain's prompts (prompt-k0/k3 fix their own k)
+ * @param stopStrings       stop strings of every request
+ * @param timeout           wall-clock limit of each SQL execution
+ * @param rowCap            rows kept per SQL execution
+ */
+public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
+                           int agentK, List<String> stopStrings, Duration timeout, int rowCap) {
+
+    /** The pipeline's defaults, so a file that says nothing runs what {@code Settings.DEFAULT} runs. */
+    public static final SettingsSpec DEFAULT = new SettingsSpec(Settings.DEFAULT.maxNewTokens(),
+            Settings.DEFAULT.candidates(), Settings.DEFAULT.sampleTemperature(), Settings.DEFAULT.tabularPrompt(),
+            Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.limits().timeout(),
+            Settings.DEFAULT.limits().rowCap());
+
+    public SettingsSpec {
+        stopStrings = List.copyOf(stopStrings);
+        Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** The pipeline settings of a cell run with {@code seed}. */
+    public Settings toSettings(long seed) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, agentK, stopStrings,
+                new ExecutionLimits(timeout, rowCap));
+    }
+}

@@ -1,0 +1,113 @@
+package dev.ladder.eval.run;
+
+import dev.ladder.inference.Completion;
+import dev.ladder.inference.GenerationRequest;
+import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.PromptFormat;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link LanguageModel} that answers from a {@link GenerationCache} when it can and asks the wrapped model only for
+ * the rest, in one call per batch (so the misses stay batched together), storing what it gets before returning.
+ *
+ * <p>The fingerprints are what makes a cached completion valid: the model fingerprint should name everything that
+ * changes the output besides the request (weights and tokenizer via {@link Fingerprints#ofDirectory}, plus engine,
+ * dtype and device), the adapter fingerprint the adapter ({@code ""} for none). A hit returns exactly the completion
+ * first stored, timings included.
+ *
+ * <p>Counting: {@link #misses()} is the number of requests sent to the wrapped model; {@link #hits()} the number
+ * answered without it (identical requests in one batch are sent once: the repeats count as hits).
+ *
+ * <p>{@link #close()} closes the wrapped model, not the cache (several models may share one).
+ */
+public final class CachedLanguageModel implements LanguageModel {
+
+    private final LanguageModel inner;
+    private final String modelFingerprint;
+    private final String adapterFingerprint;
+    private final GenerationCache cache;
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong misses = new AtomicLong();
+
+    public CachedLanguageModel(LanguageModel inner, String modelFingerprint, String adapterFingerprint,
+                               GenerationCache cache) {
+        this.inner = Objects.requireNonNull(inner, "inner");
+        this.modelFingerprint = Objects.requireNonNull(modelFingerprint, "modelFingerprint");
+        this.adapterFingerprint = adapterFingerprint == null ? "" : adapterFingerprint;
+        this.cache = Objects.requireNonNull(cache, "cache");
+    }
+
+    @Override
+    public List<Completion> generate(List<GenerationRequest> requests) {
+        if (requests.isEmpty()) return List.of();
+        List<String> keys = new ArrayList<>(requests.size());
+        List<String> keyTexts = new ArrayList<>(requests.size());
+        for (GenerationRequest r : requests) {
+            String text = GenerationCache.keyText(modelFingerprint, adapterFingerprint, r);
+            keyTexts.add(text);
+            keys.add(GenerationCache.sha256(text));
+        }
+        Map<String, Completion> found = cache.getAll(keys);
+        // first request of each missing key, in batch order
+        Map<String, Integer> missing = new LinkedHashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (!found.containsKey(keys.get(i))) missing.putIfAbsent(keys.get(i), i);
+        }
+        if (!missing.isEmpty()) {
+            List<GenerationRequest> toSend = missing.values().stream().map(requests::get).toList();
+            List<Completion> fresh = inner.generate(toSend);
+            if (fresh.size() != toSend.size()) {
+                throw new IllegalStateException(inner.name() + " returned " + fresh.size() + " completions for "
+                        + toSend.size() + " requests");
+            }
+            List<GenerationCache.Entry> entries = new ArrayList<>();
+            int j = 0;
+            for (Map.Entry<String, Integer> m : missing.entrySet()) {
+                Completion c = fresh.get(j++);
+                found.put(m.getKey(), c);
+                entries.add(new GenerationCache.Entry(m.getKey(), modelFingerprint, adapterFingerprint,
+                        keyTexts.get(m.getValue()), c));
+            }
+            cache.putAll(entries);
+        }
+        misses.addAndGet(missing.size());
+        hits.addAndGet(requests.size() - missing.size());
+        List<Completion> out = new ArrayList<>(requests.size());
+        for (String k : keys) out.add(found.get(k));
+        return out;
+    }
+
+    /** Requests answered without the wrapped model. */
+    public long hits() {
+        return hits.get();
+    }
+
+    /** Requests sent to the wrapped model. */
+    public long misses() {
+        return misses.get();
+    }
+
+    public LanguageModel inner() {
+        return inner;
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public PromptFormat promptFormat() {
+        return inner.promptFormat();
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+}

@@ -1,0 +1,249 @@
+package dev.ladder.eval.run;
+
+import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.bench.ClassicModelsExemplars;
+import dev.ladder.eval.experiment.Experiment;
+import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.eval.report.ErrorTaxonomy;
+import dev.ladder.eval.report.GoldFeatures;
+import dev.ladder.eval.score.ItemScore;
+import dev.ladder.eval.score.Scoring;
+import dev.ladder.eval.score.ScoringSetup;
+import dev.ladder.inference.LanguageModel;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.LadderPaths;
+import dev.ladder.pipeline.db.UserError;
+import dev.ladder.pipeline.prompt.ExemplarSelector;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Question;
+import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.Strategy;
+import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.Trace;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * Runs an experiment into its run directory, cell by cell and item by item. Every finished item is one durable row
+ * of the results store, so a run killed at any point and started again skips what is done and, because decoding is
+ * deterministic (greedy, or seeded sampling) and completions are cached, ends with the same rows as an uninterrupted
+ * run. Predictions, traces and the report are regenerated from the store at the end.
+ */
+public final class ExperimentRunner {
+
+    /**
+     * @param generationCache the generation cache file, or null for none
+     * @param progress        where progress bars go (a console), or null for one line per cell
+     * @param log             messages (pulls, skipped cells, the summary)
+     * @param serverUrl       an external MySQL/MariaDB server instead of the embedded one
+     * @param repoRoot        the checkout, for the environment's git sha
+     */
+    public record Options(Path generationCache, PrintStream progress, PrintWriter log, Optional<String> serverUrl,
+                          Path repoRoot) {}
+
+    /** What a run did: cells run, items answered now, items found done, cells skipped (and why). */
+    public record Outcome(RunDirectory directory, int cells, int answered, int resumed, List<String> skipped,
+                          long cacheHits, long cacheMisses) {}
+
+    private final Experiment experiment;
+    private final Options options;
+    /** Every cached model this run loaded (closed ones too), for the hit and miss counts. */
+    private final List<CachedLanguageModel> cachedModels = new ArrayList<>();
+
+    public ExperimentRunner(Experiment experiment, Options options) {
+        this.experiment = experiment;
+        this.options = options;
+    }
+
+    public Outcome run() {
+        PrintWriter log = options.log();
+        RunDirectory dir = RunDirectory.create(experiment.output());
+        String config = experiment.toResolvedYaml();
+        checkSameExperiment(dir, config);
+
+        Benchmark benchmark = Benchmarks.load(experiment.benchmark(), experiment.database());
+        List<BenchmarkItem> items = benchmark.split(experiment.split());
+        if (experiment.limit() != null && experiment.limit() < items.size()) items = items.subList(0, experiment.limit());
+
+        List<String> skipped = new ArrayList<>(experiment.warnings().stream().filter(w -> w.contains("skipping")).toList());
+        experiment.warnings().forEach(w -> log.println("warning: " + w));
+        int answered = 0;
+        int resumed = 0;
+        long hits = 0;
+        long misses = 0;
+        List<Database> opened = new ArrayList<>();
+        Map<String, LoadedModel> models = new HashMap<>();
+        GenerationCache cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
+        try (ResultsStore store = dir.openResults()) {
+            Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl());
+            opened.add(db);
+            Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
+                    experiment.scorers().suite(), opened);
+            ExemplarSelector exemplars = exemplars(benchmark);
+            // the config goes in first: a run directory with results always says what produced them
+            dir.writeConfig(config);
+            if (!Files.exists(dir.environment())) dir.writeEnvironment(Fingerprints.environment(options.repoRoot()));
+
+            List<Cell> cells = experiment.cells();
+            for (int c = 0; c < cells.size(); c++) {
+                Cell cell = cells.get(c);
+                ModelSpec spec = experiment.models().get(experiment.rungs().get(c / experiment.seeds().size()).model());
+                if (spec.adapterMissing()) continue;
+                store.putCell(cell);
+                Set<String> done = store.finishedItems(cell.name());
+                List<Integer> todo = new ArrayList<>();
+                for (int i = 0; i < items.size(); i++) if (!done.contains(items.get(i).id())) todo.add(i);
+                resumed += items.size() - todo.size();
+                if (todo.isEmpty()) {
+                    log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), items.size(), items.size());
+                    continue;
+                }
+                String modelKey = experiment.rungs().get(c / experiment.seeds().size()).model();
+                LoadedModel model = models.computeIfAbsent(modelKey, k -> load(spec, cache));
+                Strategy strategy = Strategies.byName(cell.strategy());
+                StrategyContext context = StrategyContext.of(model.model(), db, exemplars,
+                        experiment.settings().toSettings(cell.seed()));
+                answered += runCell(cell, strategy, context, items, todo, scoring, store);
+                closeUnused(models, c, cells);
+                log.flush();
+            }
+            for (CachedLanguageModel cached : cachedModels) {
+                hits += cached.hits();
+                misses += cached.misses();
+            }
+            dir.writePredictions(store, RunDirectory.dbIds(benchmark, items));
+            dir.writeTraces(store);
+            return new Outcome(dir, store.cells().size(), answered, resumed, skipped, hits, misses);
+        } finally {
+            models.values().forEach(m -> m.model().close());
+            if (cache != null) cache.close();
+            for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        }
+    }
+
+    private record LoadedModel(LanguageModel model) {}
+
+    private int runCell(Cell cell, Strategy strategy, StrategyContext context, List<BenchmarkItem> items,
+                        List<Integer> todo, Scoring scoring, ResultsStore store) {
+        int done = items.size() - todo.size();
+        ProgressBar bar = options.progress() == null ? null : new ProgressBarBuilder()
+                .setTaskName(cell.name())
+                .setInitialMax(items.size())
+                .startsFrom(done, Duration.ZERO)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setConsumer(new ConsoleProgressBarConsumer(options.progress()))
+                .showSpeed()
+                .setUnit(" items", 1)
+                .setUpdateIntervalMillis(500)
+                .build();
+        long t0 = System.nanoTime();
+        try {
+            for (int index : todo) {
+                BenchmarkItem item = items.get(index);
+                Answer answer = strategy.answer(new Question(item.id(), item.question()), context);
+                store.put(result(cell, item, answer, scoring), index, answer.trace().toJson());
+                if (bar != null) bar.step();
+            }
+        } finally {
+            if (bar != null) bar.close();
+        }
+        if (bar == null) {
+            options.log().printf(Locale.ROOT, "%s: %d items in %.1f s%s%n", cell.name(), todo.size(),
+                    (System.nanoTime() - t0) / 1e9, done > 0 ? " (" + done + " already done)" : "");
+        }
+        return todo.size();
+    }
+
+    /** Scores one answer and reads the features the report slices by. */
+    static ItemResult result(Cell cell, BenchmarkItem item, Answer answer, Scoring scoring) {
+        ItemScore s = scoring.score(item.id(), item.category(), item.allGold(), answer.sql());
+        String errorClass = ErrorTaxonomy.classify(item.sql(), answer.sql(), s.va(), s.ex()).label();
+        GoldFeatures gold = GoldFeatures.of(item.sql());
+        Trace t = answer.trace();
+        return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
+                answer.sql(), s.va(), s.ex(), s.em(), s.ts(), s.error(), errorClass, t.chosen(), t.promptTokens(),
+                t.generatedTokens(), t.millis(), gold.tables(), gold.joins(), gold.aggregates(), gold.nesting());
+    }
+
+    private LoadedModel load(ModelSpec spec, GenerationCache cache) {
+        Path modelDir = ModelLoader.resolve(spec.path(), options.log());
+        Path adapter = spec.hasAdapter() ? Path.of(spec.adapter()) : null;
+        options.log().println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter)
+                + " (" + spec.engine() + ", " + spec.dtype() + ")");
+        options.log().flush();
+        LanguageModel model = ModelLoader.load(modelDir, adapter, spec.engine(), spec.dtype());
+        if (cache == null) return new LoadedModel(model);
+        // dtype and device change the numbers (auto is f32 on a CPU, f16 on a GPU): part of the model's identity
+        String fingerprint = Fingerprints.ofDirectory(modelDir) + "/" + spec.engine() + "/" + spec.dtype() + "/"
+                + ai.djl.engine.Engine.getEngine("PyTorch").defaultDevice().getDeviceType();
+        CachedLanguageModel cached = new CachedLanguageModel(model, fingerprint,
+                adapter == null ? "" : Fingerprints.ofDirectory(adapter), cache);
+        cachedModels.add(cached);
+        return new LoadedModel(cached);
+    }
+
+    /** Closes the models no later cell uses (an 8B model should not stay in memory beside the next one). */
+    private void closeUnused(Map<String, LoadedModel> models, int current, List<Cell> cells) {
+        int perRung = experiment.seeds().size();
+        for (var it = models.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            boolean later = false;
+            for (int c = current + 1; c < cells.size(); c++) {
+                if (experiment.rungs().get(c / perRung).model().equals(e.getKey())) later = true;
+            }
+            if (!later) {
+                e.getValue().model().close();
+                it.remove();
+            }
+        }
+    }
+
+    private static ExemplarSelector exemplars(Benchmark benchmark) {
+        try {
+            return ClassicModelsExemplars.selector(benchmark, "fixed", ClassicModelsExemplars.DEFAULT_SEED);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("the k = 3 rungs use the fixed exemplars of classicmodels, but benchmark "
+                    + benchmark.name() + " does not have them: " + e.getMessage());
+        }
+    }
+
+    /** A run directory belongs to one experiment: resuming it with another configuration would mix results. */
+    private static void checkSameExperiment(RunDirectory dir, String config) {
+        if (!Files.isRegularFile(dir.config())) return;
+        String existing;
+        try {
+            existing = Files.readString(dir.config(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError("cannot read " + dir.config() + ": " + e.getMessage());
+        }
+        String wanted = config.endsWith("\n") ? config : config + "\n";
+        if (existing.equals(wanted)) return;
+        List<String> a = existing.lines().toList();
+        List<String> b = wanted.lines().toList();
+        int line = 0;
+        while (line < Math.min(a.size(), b.size()) && a.get(line).equals(b.get(line))) line++;
+        String was = line < a.size() ? a.get(line).strip() : "(end)";
+        String now = line < b.size() ? b.get(line).strip() : "(end)";
+        throw new UserError(dir.config() + " holds another experiment (line " + (line + 1) + ": '" + was
+                + "' here, '" + now + "' now): resume with the same file and options, or pass --out NEW_DIR");
+    }
+}

@@ -1,0 +1,39 @@
+package dev.ladder.eval.run;
+
+import java.util.Objects;
+
+/**
+ * One row of a run's results store: one benchmark item answered by one cell, scored.
+ *
+ * @param cell            {@link Cell#name()}
+ * @param itemId          the benchmark item's id
+ * @param category        the item's category
+ * @param difficulty      the item's difficulty (easy, medium, hard, extra)
+ * @param question        the question
+ * @param gold            the gold SQL
+ * @param predicted       the predicted SQL ({@code ""} when the strategy had none)
+ * @param va              the prediction executes
+ * @param ex              execution accuracy
+ * @param em              exact set match
+ * @param ts              test-suite accuracy; null when the run has no suite
+ * @param error           the execution error of the prediction ({@code KIND: message}), null when it ran
+ * @param errorClass      the error taxonomy class ({@code correct}, {@code not-executable}, {@code wrong-table}, ...)
+ * @param chosen          which candidate the strategy chose ({@code standard}, {@code repair}, {@code fallback}, ...)
+ * @param promptTokens    prompt tokens over the item's model calls
+ * @param generatedTokens generated tokens over the item's model calls
+ * @param millis          wall time of the answer
+ * @param tables          distinct tables the gold SQL uses
+ * @param joins           joins in the gold SQL
+ * @param aggregates      aggregate function calls in the gold SQL
+ * @param nesting         subquery nesting depth of the gold SQL (0: none)
+ */
+public record ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                         String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,
+                         String errorClass, String chosen, int promptTokens, int generatedTokens, long millis,
+                         int tables, int joins, int aggregates, int nesting) {
+    public ItemResult {
+        Objects.requireNonNull(cell, "cell");
+        Objects.requireNonNull(itemId, "itemId");
+        Objects.requireNonNull(predicted, "predicted");
+    }
+}

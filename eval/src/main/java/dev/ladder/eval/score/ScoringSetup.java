@@ -1,0 +1,63 @@
+package dev.ladder.eval.score;
+
+import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.DatabaseKind;
+import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Builds the {@link Scoring} of one database the way {@code ladder eval} and {@code ladder run} both do: EM with the
+ * database's schema, and TS with a test suite when one applies.
+ */
+public final class ScoringSetup {
+
+    /** Where TS comes from. */
+    public enum Suite {
+        /** The stored suite of the database when there is one (embedded databases only), else TS is missing. */
+        STORED,
+        /** No TS. */
+        NONE
+    }
+
+    private ScoringSetup() {}
+
+    /**
+     * @param explicitSuite a suite directory the user named (must exist and fit), or null for the stored one
+     * @param opened        receives every suite database opened, for the caller to close
+     */
+    public static Scoring create(Database original, ExOptions options, Suite suite, Path explicitSuite,
+                                 List<Database> opened) {
+        // keeping DISTINCT makes EM compare it too, as it makes EX keep it
+        ExactMatch em = new ExactMatch(original.schema(), false, true, options.keepDistinct());
+        if (suite == Suite.NONE) {
+            if (explicitSuite != null) throw new UserError("--suite and --no-suite cannot be used together");
+            return new Scoring(original, Optional.empty(), options, em);
+        }
+        Path dir = explicitSuite != null ? explicitSuite : TestSuite.defaultDir(original.name());
+        boolean explicit = explicitSuite != null;
+        // suites are databases on the embedded MariaDB, made for one database there: a SQLite file or an external
+        // server of the same name is another database, so its stored suite does not apply
+        boolean embedded = original.kind() == DatabaseKind.EMBEDDED_MARIADB;
+        if (explicit && !embedded) {
+            throw new UserError("--suite needs the embedded database: " + original.name() + " is a " + original.kind()
+                    + " database, and test suites live on the embedded MariaDB");
+        }
+        if (!(explicit || embedded && Files.isRegularFile(dir.resolve(TestSuite.MANIFEST)))) {
+            return new Scoring(original, Optional.empty(), options, em);
+        }
+        TestSuite ts = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite in " + dir + " (missing manifest.json)"));
+        if (!ts.database().equals(original.name())) {
+            throw new UserError("the test suite in " + dir + " was built for " + ts.database() + ", not " + original.name());
+        }
+        List<Database> all = ts.open(EmbeddedMariaDb.shared());
+        opened.addAll(all);
+        // open() lists the original first; Scoring always checks the original itself
+        return new Scoring(original, Optional.of(all.subList(1, all.size())), options, em);
+    }
+}

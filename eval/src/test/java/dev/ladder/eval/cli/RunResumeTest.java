@@ -1,0 +1,168 @@
+package dev.ladder.eval.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ladder.adapters.TinyAdapters;
+import dev.ladder.eval.run.ItemResult;
+import dev.ladder.pipeline.db.TestData;
+import dev.ladder.eval.run.ResultsStore;
+import dev.ladder.eval.run.RunDirectory;
+import dev.ladder.inference.model.DType;
+import dev.ladder.inference.model.TinyModels;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ladder run} on the tiny real engine: a run killed midway (a real process kill of a separate JVM) and started
+ * again ends with the same results and byte-identical tables as an uninterrupted run, without redoing finished items.
+ */
+class RunResumeTest {
+
+    @TempDir static Path tmp;
+    static Path experiment;
+
+    @BeforeAll
+    static void tinyModelAndExperiment() throws IOException {
+        System.setProperty("ai.djl.offline", "true");
+        TestData.dataDir().ifPresent(d -> System.setProperty("ladder.data.dir", d.toString()));
+        Path model = tmp.resolve("tiny");
+        TinyModels.write(model, TinyModels.Shape.TINY, 1, DType.F32);
+        Path adapter = tmp.resolve("tiny-adapter");
+        TinyAdapters.write(model, adapter, 2, 1);
+        experiment = tmp.resolve("ladder.yaml");
+        // the whole ladder (QLoRA rungs included) on a few items, with short completions so the test stays quick
+        Files.writeString(experiment, """
+                name: resume-check
+                benchmark: classicmodels
+                split: test
+                limit: 8
+                seeds: [0]
+                output: %s
+                models:
+                  base: {path: %s}
+                  qlora: {path: %s, adapter: %s}
+                strategies:
+                  - prompt-k0
+                  - prompt-k3
+                  - {name: qlora-k0, strategy: prompt-k0, model: qlora}
+                  - {name: qlora-k3, strategy: prompt-k3, model: qlora}
+                  - agent-0
+                  - agent-1
+                  - agent-2
+                  - agent-3
+                settings:
+                  max_new_tokens: 12
+                  candidates: 2
+                scorers:
+                  ts: none
+                """.formatted(tmp.resolve("unused"), model, model, adapter));
+    }
+
+    @Test
+    void killedRunResumesToTheSameTables() throws Exception {
+        Path whole = tmp.resolve("whole");
+        LadderCliTest.Run uninterrupted = LadderCliTest.run("run", experiment.toString(), "--out", whole.toString(),
+                "--generation-cache", tmp.resolve("cache-whole.sqlite").toString(), "--no-progress");
+        assertThat(uninterrupted.code()).as(uninterrupted.err()).isZero();
+        int total;
+        try (ResultsStore store = ResultsStore.openReadOnly(whole.resolve(RunDirectory.RESULTS))) {
+            total = store.results().size();
+        }
+        assertThat(total).isEqualTo(8 * 8);
+
+        Path resumed = tmp.resolve("resumed");
+        Path cache = tmp.resolve("cache-resumed.sqlite");
+        Path childCache = tmp.resolve("child-cache");
+        Process child = new ProcessBuilder(javaCommand(childCache, "run", experiment.toString(), "--out",
+                resumed.toString(), "--generation-cache", cache.toString(), "--no-progress"))
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
+        int atKill = waitForRows(resumed.resolve(RunDirectory.RESULTS), total / 3, child);
+        child.destroyForcibly();
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        stopOrphanedServer(childCache);
+        int survived = rows(resumed.resolve(RunDirectory.RESULTS));
+        assertThat(survived).as("killed midway").isGreaterThanOrEqualTo(atKill).isLessThan(total);
+
+        LadderCliTest.Run second = LadderCliTest.run("run", experiment.toString(), "--out", resumed.toString(),
+                "--generation-cache", cache.toString(), "--no-progress");
+        assertThat(second.code()).as(second.err()).isZero();
+        assertThat(second.out()).contains((total - survived) + " items answered, " + survived + " already done");
+
+        try (ResultsStore a = ResultsStore.openReadOnly(whole.resolve(RunDirectory.RESULTS));
+             ResultsStore b = ResultsStore.openReadOnly(resumed.resolve(RunDirectory.RESULTS))) {
+            assertThat(withoutTimes(b.results())).isEqualTo(withoutTimes(a.results()));
+            assertThat(b.cells()).isEqualTo(a.cells());
+        }
+        // every table but the timings, every prediction file: byte for byte
+        List<Path> compared = new ArrayList<>();
+        for (String sub : List.of(RunDirectory.REPORT, RunDirectory.PREDICTIONS)) {
+            try (Stream<Path> files = Files.list(whole.resolve(sub))) {
+                for (Path f : files.sorted().toList()) {
+                    String name = f.getFileName().toString();
+                    if (name.contains("timing") || name.equals("report.md") || name.equals("report.json")) continue;
+                    assertThat(Files.readAllBytes(resumed.resolve(sub).resolve(name))).as(name)
+                            .isEqualTo(Files.readAllBytes(f));
+                    compared.add(f);
+                }
+            }
+        }
+        assertThat(compared).hasSizeGreaterThan(10);
+    }
+
+    private static List<ItemResult> withoutTimes(List<ItemResult> rows) {
+        return rows.stream().map(r -> new ItemResult(r.cell(), r.itemId(), r.category(), r.difficulty(), r.question(),
+                r.gold(), r.predicted(), r.va(), r.ex(), r.em(), r.ts(), r.error(), r.errorClass(), r.chosen(),
+                r.promptTokens(), r.generatedTokens(), 0, r.tables(), r.joins(), r.aggregates(), r.nesting())).toList();
+    }
+
+    private static List<String> javaCommand(Path cacheDir, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g", "-Dai.djl.offline=true", "-Dladder.cache.dir=" + cacheDir,
+                "-Dladder.data.dir=" + System.getProperty("ladder.data.dir", ""),
+                "-cp", System.getProperty("java.class.path"), "dev.ladder.eval.cli.Ladder"));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** Waits until the child has stored at least {@code n} rows; fails if it ends first. */
+    private static int waitForRows(Path results, int n, Process child) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            assertThat(child.isAlive()).as("the run ended before it could be killed: see " + tmp.resolve("child.log")).isTrue();
+            int rows = Files.isRegularFile(results) ? rows(results) : 0;
+            if (rows >= n) return rows;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no " + n + " rows after 5 minutes: see " + tmp.resolve("child.log"));
+    }
+
+    private static int rows(Path results) {
+        try (ResultsStore store = ResultsStore.openReadOnly(results)) {
+            return store.results().size();
+        } catch (RuntimeException notReadyYet) {
+            return 0; // created but its schema not written yet
+        }
+    }
+
+    /** A killed JVM leaves its embedded MariaDB behind; the next start would stop it, but this test ends here. */
+    private static void stopOrphanedServer(Path cacheDir) throws IOException {
+        if (!Files.isDirectory(cacheDir)) return;
+        try (Stream<Path> files = Files.walk(cacheDir, 2)) {
+            for (Path pid : files.filter(f -> f.getFileName().toString().equals("mysqld.pid")).toList()) {
+                Optional<ProcessHandle> server = ProcessHandle.of(Long.parseLong(Files.readString(pid, StandardCharsets.UTF_8).strip()));
+                server.ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+}

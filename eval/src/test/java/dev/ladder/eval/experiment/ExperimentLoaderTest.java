@@ -1,0 +1,273 @@
+package dev.ladder.eval.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ladder.eval.run.Cell;
+import dev.ladder.eval.score.ExMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ExperimentLoaderTest {
+
+    /** Tests run in the eval module's folder; the shipped files are one level up. */
+    private static final Path EXPERIMENTS = Path.of("..", "experiments");
+
+    private static final String VALID = """
+            name: t
+            benchmark: classicmodels
+            models:
+              base:
+                path: Qwen/Qwen2.5-0.5B-Instruct
+              qlora:
+                path: Qwen/Qwen2.5-0.5B-Instruct
+                adapter: no/such/adapter
+            strategies:
+              - prompt-k0
+              - {name: qlora-k0, strategy: prompt-k0, model: qlora}
+              - agent-1
+            """;
+
+    @Test
+    void loadsTheShippedLadder() {
+        Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("classicmodels-ladder.yaml"));
+        assertThat(e.name()).isEqualTo("classicmodels-ladder");
+        assertThat(e.split()).isEqualTo("test");
+        assertThat(e.database()).isEqualTo("classicmodels");
+        assertThat(e.limit()).isNull();
+        assertThat(e.rungs()).extracting(RungSpec::name).containsExactly(
+                "prompt-k0", "prompt-k3", "qlora-k0", "qlora-k3", "agent-0", "agent-1", "agent-2", "agent-3");
+        assertThat(e.rungs().get(3)).isEqualTo(new RungSpec("qlora-k3", "prompt-k3", "qlora"));
+        assertThat(e.models().get("qlora").adapter()).isEqualTo("models/classicmodels-qlora");
+        assertThat(e.models().get("qlora").path()).isEqualTo(e.models().get("base").path());
+        assertThat(e.scorers().exOptions().label()).isEqualTo("spider");
+        // no adapter next to the tests: the QLoRA rungs are announced as skipped, not an error
+        assertThat(e.warnings()).singleElement().asString()
+                .startsWith("models.qlora.adapter:").contains("qlora-k0, qlora-k3");
+    }
+
+    @Test
+    void loadsTheSmokeCheck() {
+        Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("smoke.yaml"));
+        assertThat(e.limit()).isEqualTo(5);
+        assertThat(e.cells()).extracting(Cell::name).containsExactly("prompt-k0", "agent-1");
+        assertThat(e.settings()).isEqualTo(SettingsSpec.DEFAULT);
+        assertThat(e.scorers()).isEqualTo(ScorerSpec.DEFAULT);
+        assertThat(e.output()).isEqualTo(Path.of("runs/smoke"));
+        assertThat(e.warnings()).isEmpty();
+    }
+
+    @Test
+    void plainStringsRunOnTheFirstModelAndDefaultsFillIn() {
+        Experiment e = ExperimentLoader.parse(VALID, "dir/t.yaml");
+        assertThat(e.rungs()).containsExactly(new RungSpec("prompt-k0", "prompt-k0", "base"),
+                new RungSpec("qlora-k0", "prompt-k0", "qlora"), new RungSpec("agent-1", "agent-1", "base"));
+        assertThat(e.models().get("base")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", null, "djl", "auto"));
+        assertThat(e.seeds()).containsExactly(0L);
+        assertThat(e.output()).isEqualTo(Path.of("runs", "t"));
+        assertThat(e.settings().toSettings(9).seed()).isEqualTo(9);
+        assertThat(ExperimentLoader.parse(VALID.replace("name: t\n", ""), "dir/other.yaml").name()).isEqualTo("other");
+    }
+
+    @Test
+    void severalSeedsNameCellsWithTheSeed() {
+        Experiment e = ExperimentLoader.parse(VALID + "seeds: [3, 7]\n", "t.yaml");
+        assertThat(e.cells()).extracting(Cell::name).containsExactly(
+                "prompt-k0@3", "prompt-k0@7", "qlora-k0@3", "qlora-k0@7", "agent-1@3", "agent-1@7");
+        Cell c = e.cells().get(3);
+        assertThat(c).isEqualTo(new Cell(3, "qlora-k0@7", "Qwen/Qwen2.5-0.5B-Instruct", "no/such/adapter", "prompt-k0", 7));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "'strategy: [agent-1]\n'                                   | strategy                 | did you mean 'strategies'",
+            "'settings: {max_new_token: 64}\n'                         | settings.max_new_token   | did you mean 'max_new_tokens'",
+            "'scorers: {em_keep_distinct: true}\n'                     | scorers.em_keep_distinct | did you mean 'keep_distinct'",
+            "'limit: ten\n'                                            | limit                    | expected an integer",
+            "'limit: -1\n'                                             | limit                    | must be >= 1",
+            "'settings: {tabular_prompt: \"true\"}\n'                  | settings.tabular_prompt  | expected true or false",
+            "'settings: {sample_temperature: 0}\n'                     | settings.sample_temperature | must be > 0",
+            "'seeds: [1, 1]\n'                                         | seeds[1]                 | listed twice",
+            "'seeds: 1\n'                                              | seeds                    | expected a list",
+            "'split: dev\n'                                            | split                    | benchmark classicmodels has: test, train",
+            "'scorers: {ex_mode: Bird}\n'                              | scorers.ex_mode          | did you mean 'bird'",
+            "'scorers: {ts: none, suite: /tmp}\n'                      | scorers.suite            | 'ts: none'",
+            "'scorers: {tolerance: -0.1}\n'                            | scorers.tolerance        | must be >= 0",
+    })
+    void rejectsBadFieldsNamingThem(String extra, String field, String problem) {
+        String text = VALID + extra.replace("\\n", "\n");
+        assertThatThrownBy(() -> ExperimentLoader.parse(text, "t.yaml"))
+                .isInstanceOf(ExperimentException.class)
+                .hasMessageStartingWith("t.yaml: " + field + ": ")
+                .hasMessageContaining(problem)
+                .satisfies(ex -> assertThat(((ExperimentException) ex).field()).isEqualTo(field));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "'  - {name: x, strategy: agent-9}'          | strategies[3].strategy | unknown strategy 'agent-9'; known: prompt-k0",
+            "'  - agent-7'                               | strategies[3]          | known: prompt-k0, prompt-k3, agent-0",
+            "'  - {strategy: prompt-k3, model: qlor}'    | strategies[3].model    | unknown model 'qlor' (did you mean 'qlora'?)",
+            "'  - {strategy: agent-1}'                   | strategies[3].name     | duplicate rung name 'agent-1' (also strategies[2])",
+            "'  - {name: a b, strategy: agent-1}'        | strategies[3].name     | not a valid name",
+            "'  - {name: x, strategy: agent-1, modle: base}' | strategies[3].modle | did you mean 'model'",
+            "'  - [agent-1]'                             | strategies[3]          | expected a strategy name or a mapping",
+    })
+    void rejectsBadRungs(String rung, String field, String problem) {
+        String text = VALID + rung + "\n";
+        assertThatThrownBy(() -> ExperimentLoader.parse(text, "t.yaml"))
+                .isInstanceOf(ExperimentException.class)
+                .hasMessageStartingWith("t.yaml: " + field + ": ")
+                .hasMessageContaining(problem);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "dtype: bf16      | models.base.dtype  | unknown dtype 'bf16'",
+            "engine: onnx     | models.base.engine | unknown engine 'onnx'",
+            "dtyp: f16        | models.base.dtyp   | did you mean 'dtype'",
+            "adapter: \"\"      | models.base.adapter | is empty",
+    })
+    void rejectsBadModelFields(String line, String field, String problem) {
+        String text = VALID.replace("    path: Qwen/Qwen2.5-0.5B-Instruct\n  qlora:",
+                "    path: Qwen/Qwen2.5-0.5B-Instruct\n    " + line + "\n  qlora:");
+        assertThatThrownBy(() -> ExperimentLoader.parse(text, "t.yaml"))
+                .hasMessageStartingWith("t.yaml: " + field + ": ")
+                .hasMessageContaining(problem);
+    }
+
+    @Test
+    void rejectsMissingAndEmptyParts() {
+        assertError(VALID.replace("benchmark: classicmodels\n", ""), "benchmark", "missing");
+        assertError(VALID.replace("benchmark: classicmodels", "benchmark: no-such-bench"), "benchmark", "unknown benchmark 'no-such-bench'");
+        assertError(VALID.substring(0, VALID.indexOf("strategies:")) + "strategies: []\n", "strategies", "is empty");
+        assertError(VALID.substring(0, VALID.indexOf("strategies:")), "strategies", "missing");
+        assertError("name: t\nbenchmark: classicmodels\nstrategies: [agent-1]\n", "models", "missing");
+        assertError("", "file", "is empty");
+        assertError("- a\n- b\n", "top level", "expected a mapping");
+    }
+
+    @Test
+    void reportsMalformedYamlWithItsLine() {
+        assertError(VALID + "settings: {candidates: 2\n", "line 14", "that starts on line 13");
+        assertError(VALID + "limit: 3\nlimit: 4\n", "line 14", "duplicate key 'limit'");
+        assertError(VALID + "  - {strategy: agent-0}\n - agent-2\n", "line 14", "malformed YAML");
+    }
+
+    @Test
+    void modelPathsAreDirectoriesOrHubIds(@TempDir Path dir) throws Exception {
+        Path model = Files.createDirectories(dir.resolve("m"));
+        Files.writeString(model.resolve("config.json"), "{}");
+        Path noConfig = Files.createDirectories(dir.resolve("empty"));
+        assertThat(ExperimentLoader.modelPathProblem(model.toString())).isNull();
+        assertThat(ExperimentLoader.modelPathProblem("Qwen/Qwen2.5-0.5B-Instruct@main")).isNull();
+        assertThat(ExperimentLoader.modelPathProblem(noConfig.toString())).contains("no config.json");
+        assertThat(ExperimentLoader.modelPathProblem(model.resolve("config.json").toString())).contains("is a file");
+        for (String p : List.of("./models/llama", "models/a/b", "~/llama", dir.resolve("gone").toString())) {
+            assertThat(ExperimentLoader.modelPathProblem(p)).as(p).startsWith("model directory not found");
+        }
+        assertError(VALID.replace("path: Qwen/Qwen2.5-0.5B-Instruct\n  qlora", "path: ./models/llama3\n  qlora"),
+                "models.base.path", "model directory not found: './models/llama3'");
+
+        Experiment e = ExperimentLoader.parse(VALID.replace("path: Qwen/Qwen2.5-0.5B-Instruct\n  qlora",
+                "path: " + model + "\n  qlora"), "t.yaml");
+        ExperimentLoader.validateModels(e, "t.yaml", id -> true);
+        assertThatThrownBy(() -> ExperimentLoader.validateModels(e, "t.yaml", id -> false))
+                .hasMessageStartingWith("t.yaml: models.qlora.path: ")
+                .hasMessageContaining("ladder model pull Qwen/Qwen2.5-0.5B-Instruct");
+    }
+
+    @Test
+    void adapterPresenceDecidesTheWarning(@TempDir Path dir) throws Exception {
+        Path adapter = Files.createDirectories(dir.resolve("a"));
+        Experiment missing = ExperimentLoader.parse(VALID.replace("no/such/adapter", adapter.toString()), "t.yaml");
+        assertThat(missing.warnings()).singleElement().asString().contains("skipping qlora-k0");
+        Files.writeString(adapter.resolve("adapter_config.json"), "{}");
+        assertThat(missing.warnings()).isEmpty();
+        Experiment unused = ExperimentLoader.parse(VALID.replace("model: qlora", "model: base"), "t.yaml");
+        assertThat(unused.warnings()).singleElement().asString().isEqualTo("models.qlora: no strategy uses this model");
+    }
+
+    @Test
+    void overridesReplaceWhatTheySay() {
+        Experiment e = ExperimentLoader.parse(VALID + "limit: 20\n", "t.yaml");
+        Experiment m = e.withModelOverride("org/other-model");
+        assertThat(m.models().values()).extracting(ModelSpec::path).containsOnly("org/other-model");
+        assertThat(m.models().get("qlora").adapter()).isEqualTo("no/such/adapter");
+        assertThat(m.models().get("base").adapter()).isNull();
+        assertThatThrownBy(() -> e.withModelOverride("./nowhere")).isInstanceOf(ExperimentException.class)
+                .hasMessageContaining("model directory not found");
+
+        Experiment a = e.withAdapterOverride("adapters/v2");
+        assertThat(a.models().get("qlora").adapter()).isEqualTo("adapters/v2");
+        assertThat(a.models().get("base").adapter()).isNull();
+        Experiment smoke = ExperimentLoader.load(EXPERIMENTS.resolve("smoke.yaml"));
+        assertThatThrownBy(() -> smoke.withAdapterOverride("adapters/v2")).hasMessageContaining("no model of experiment smoke has an adapter");
+
+        assertThat(e.withLimit(3).limit()).isEqualTo(3);
+        assertThatThrownBy(() -> e.withLimit(0)).hasMessageContaining("limit: must be >= 1");
+        assertThat(e.withOutput(Path.of("/tmp/x")).output()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(e.withOutput(Path.of("/tmp/x")).withLimit(20)).isNotEqualTo(e).isEqualTo(e.withOutput(Path.of("/tmp/x")));
+    }
+
+    @Test
+    void resolvedYamlLoadsBackEqual(@TempDir Path dir) throws Exception {
+        Experiment ladder = ExperimentLoader.load(EXPERIMENTS.resolve("classicmodels-ladder.yaml"));
+        assertThat(ExperimentLoader.parse(ladder.toResolvedYaml(), "resolved.yaml")).isEqualTo(ladder);
+
+        Path suite = Files.createDirectories(dir.resolve("suite"));
+        String unusual = VALID.replace("name: t", "name: '2024'").replace("{name: qlora-k0", "{name: '007'") + """
+                database: 'true'
+                seeds: [5, -2]
+                limit: 12
+                output: out/x y
+                settings:
+                  max_new_tokens: 64
+                  candidates: 0
+                  sample_temperature: 1
+                  tabular_prompt: false
+                  agent_k: 1
+                  stop_strings: ["\\n\\n", ";", "null"]
+                  timeout_seconds: 2.5
+                  row_cap: 50
+                scorers: {ex_mode: bird, keep_distinct: true, tolerance: 1e-6, suite: '%s'}
+                """.formatted(suite);
+        Experiment e = ExperimentLoader.parse(unusual, "u.yaml");
+        assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 1, List.of("\n\n", ";", "null"),
+                Duration.ofMillis(2500), 50));
+        assertThat(e.scorers()).isEqualTo(new ScorerSpec(ExMode.BIRD, true, 1e-6, ScorerSpec.Ts.SUITE, suite));
+        String resolved = e.toResolvedYaml();
+        assertThat(ExperimentLoader.parse(resolved, "resolved.yaml")).isEqualTo(e);
+        // fixed key order, every field present
+        assertThat(resolved.lines().filter(l -> !l.startsWith(" ") && !l.startsWith("#"))
+                .map(l -> l.substring(0, l.indexOf(':'))))
+                .containsExactlyElementsOf(ExperimentLoader.TOP_FIELDS);
+        assertThat(e.toResolvedYaml()).isEqualTo(resolved);
+    }
+
+    @Test
+    void benchmarkFoldersGiveTheirSplitsAndDatabase(@TempDir Path dir) throws Exception {
+        Path bench = Files.createDirectories(dir.resolve("shop"));
+        Files.writeString(bench.resolve("dev.jsonl"), """
+                {"id": "s1", "question": "How many orders?", "sql": "SELECT COUNT(*) FROM orders", "category": "aggregate", "difficulty": "easy"}
+                """);
+        Files.writeString(bench.resolve("database.txt"), "jdbc:sqlite:shop.db\n");
+        String text = VALID.replace("benchmark: classicmodels", "benchmark: " + bench);
+        Experiment e = ExperimentLoader.parse(text + "split: dev\n", "t.yaml");
+        assertThat(e.database()).isEqualTo("jdbc:sqlite:shop.db");
+        assertError(text, "split", "unknown split 'test'");
+    }
+
+    private static void assertError(String text, String field, String problem) {
+        assertThatThrownBy(() -> ExperimentLoader.parse(text, "t.yaml"))
+                .isInstanceOf(ExperimentException.class)
+                .hasMessageStartingWith("t.yaml: " + field + ": ")
+                .hasMessageContaining(problem);
+    }
+}

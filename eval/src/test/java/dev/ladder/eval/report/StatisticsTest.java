@@ -1,0 +1,148 @@
+package dev.ladder.eval.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class StatisticsTest {
+
+    @Test
+    void mcnemarExactPMatchesHandComputedBinomialTails() {
+        // 2 * (C(10,0) + C(10,1)) / 2^10 = 22 / 1024
+        assertThat(Statistics.mcnemarExactP(1, 9)).isEqualTo(0.021484375);
+        assertThat(Statistics.mcnemarExactP(9, 1)).isEqualTo(0.021484375);
+        // 2 * (1 + 10 + 45) / 1024
+        assertThat(Statistics.mcnemarExactP(2, 8)).isEqualTo(0.109375);
+        assertThat(Statistics.mcnemarExactP(0, 5)).isEqualTo(0.0625);
+        assertThat(Statistics.mcnemarExactP(0, 4)).isEqualTo(0.125);
+        assertThat(Statistics.mcnemarExactP(0, 0)).isEqualTo(1.0);
+        assertThat(Statistics.mcnemarExactP(7, 7)).isEqualTo(1.0);
+        assertThat(Statistics.mcnemarExactP(120, 120)).isEqualTo(1.0);
+        assertThat(Statistics.mcnemarExactP(0, 1)).isEqualTo(1.0);
+        assertThatThrownBy(() -> Statistics.mcnemarExactP(-1, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void mcnemarStaysExactForLargeCounts() {
+        // b=100, c=140 in log space with log-sum-exp, independent of the exact integer sum under test
+        int n = 240;
+        double[] logTerms = new double[101];
+        for (int i = 0; i <= 100; i++) logTerms[i] = logChoose(n, i) - n * Math.log(2);
+        double max = logTerms[100];
+        double sum = 0;
+        for (double t : logTerms) sum += Math.exp(t - max);
+        double expected = 2 * Math.exp(max + Math.log(sum));
+        assertThat(Statistics.mcnemarExactP(100, 140)).isCloseTo(expected, within(expected * 1e-9));
+        assertThat(expected).isBetween(0.005, 0.02);
+        // 2 * 0.5^1000 underflows a naive product of doubles, not the exact sum
+        assertThat(Statistics.mcnemarExactP(0, 1000)).isCloseTo(2 * Math.pow(2, -1000), within(1e-310));
+        assertThat(Statistics.mcnemarExactP(0, 1000)).isGreaterThan(0);
+    }
+
+    private static double logChoose(int n, int k) {
+        double s = 0;
+        for (int i = 1; i <= k; i++) s += Math.log(n - k + i) - Math.log(i);
+        return s;
+    }
+
+    @Test
+    void mcnemarCountsDiscordantPairs() {
+        boolean[] first = {true, true, false, false, true, false};
+        boolean[] second = {true, false, true, true, false, false};
+        Statistics.McNemar m = Statistics.mcnemar(first, second);
+        assertThat(m.n()).isEqualTo(6);
+        assertThat(m.b()).isEqualTo(2); // right, then wrong
+        assertThat(m.c()).isEqualTo(2); // wrong, then right
+        assertThat(m.p()).isEqualTo(1.0);
+        assertThatThrownBy(() -> Statistics.mcnemar(new boolean[2], new boolean[3]))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void percentileInterpolatesLinearly() {
+        double[] sorted = {1, 2, 3, 4};
+        assertThat(Statistics.percentile(sorted, 0)).isEqualTo(1);
+        assertThat(Statistics.percentile(sorted, 1)).isEqualTo(4);
+        assertThat(Statistics.percentile(sorted, 0.5)).isEqualTo(2.5);
+        assertThat(Statistics.percentile(sorted, 0.25)).isEqualTo(1.75); // h = 3 * 0.25
+        assertThat(Statistics.percentile(new double[] {5}, 0.975)).isEqualTo(5);
+    }
+
+    @Test
+    void bootstrapIntervalIsReproducibleContainsTheEstimateAndHasTheExpectedWidth() {
+        boolean[] values = new boolean[100];
+        for (int i = 0; i < 100; i += 2) values[i] = true;
+        Statistics.Estimate e = Statistics.bootstrapProportion(values);
+        assertThat(e.value()).isEqualTo(0.5);
+        assertThat(e.lower()).isLessThanOrEqualTo(0.5);
+        assertThat(e.upper()).isGreaterThanOrEqualTo(0.5);
+        // the normal approximation gives 0.5 +- 1.96 * 0.05 = [0.402, 0.598]
+        assertThat(e.lower()).isCloseTo(0.402, within(0.03));
+        assertThat(e.upper()).isCloseTo(0.598, within(0.03));
+        assertThat(Statistics.bootstrapProportion(values, 1000, 0)).isEqualTo(e);
+        assertThat(Statistics.bootstrapProportion(values, 1000, 42)).isEqualTo(Statistics.bootstrapProportion(values, 1000, 42));
+    }
+
+    @Test
+    void bootstrapOfDegenerateSamples() {
+        assertThat(Statistics.bootstrapProportion(new boolean[] {true, true, true}))
+                .isEqualTo(new Statistics.Estimate(1, 1, 1));
+        assertThat(Statistics.bootstrapProportion(new boolean[5])).isEqualTo(new Statistics.Estimate(0, 0, 0));
+        Statistics.Estimate none = Statistics.bootstrapProportion(new boolean[0]);
+        assertThat(none.present()).isFalse();
+        assertThat(none.lower()).isNaN();
+        assertThatThrownBy(() -> Statistics.bootstrapProportion(new boolean[1], 0, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void pairedBootstrapKeepsThePairing() {
+        boolean[] a = new boolean[40];
+        boolean[] b = new boolean[40];
+        for (int i = 0; i < 40; i++) {
+            a[i] = i % 3 == 0;
+            b[i] = a[i];
+        }
+        // identical outcomes: every resample's difference is 0; unpaired resampling would spread it
+        assertThat(Statistics.pairedBootstrapDifference(a, b, 500, 0)).isEqualTo(new Statistics.Estimate(0, 0, 0));
+
+        boolean[] allWrong = new boolean[10];
+        boolean[] allRight = new boolean[10];
+        java.util.Arrays.fill(allRight, true);
+        assertThat(Statistics.pairedBootstrapDifference(allWrong, allRight, 200, 3))
+                .isEqualTo(new Statistics.Estimate(1, 1, 1));
+
+        boolean[] first = new boolean[50];
+        boolean[] second = new boolean[50];
+        for (int i = 0; i < 50; i++) {
+            first[i] = i < 20;
+            second[i] = i < 30;
+        }
+        Statistics.Estimate d = Statistics.pairedBootstrapDifference(first, second, 1000, 0);
+        assertThat(d.value()).isCloseTo(0.2, within(1e-12));
+        assertThat(d.lower()).isGreaterThan(0.05).isLessThanOrEqualTo(0.2);
+        assertThat(d.upper()).isGreaterThanOrEqualTo(0.2).isLessThan(0.35);
+        assertThat(Statistics.pairedBootstrapDifference(first, second, 1000, 0)).isEqualTo(d);
+        assertThat(Statistics.pairedBootstrapDifference(new boolean[0], new boolean[0], 10, 0).present()).isFalse();
+    }
+
+    @Test
+    void stylesWriteFixedDecimals() {
+        assertThat(Style.PROPORTION.display(2.0 / 3)).isEqualTo("0.667");
+        assertThat(Style.PROPORTION.display(0.0005)).isEqualTo("0.001");
+        assertThat(Style.PROPORTION.display(Double.NaN)).isEqualTo(Style.MISSING);
+        assertThat(Style.PROPORTION.csv(Double.NaN)).isEmpty();
+        assertThat(Style.DIFFERENCE.display(0.05)).isEqualTo("+0.050");
+        assertThat(Style.DIFFERENCE.display(-0.1)).isEqualTo("-0.100");
+        assertThat(Style.DIFFERENCE.display(-0.0001)).isEqualTo("+0.000"); // no negative zero
+        assertThat(Style.P_VALUE.display(0.021484375)).isEqualTo("0.0215");
+        assertThat(Style.P_VALUE.display(1e-7)).isEqualTo("<0.0001");
+        assertThat(Style.P_VALUE.csv(0.021484375)).isEqualTo("0.0214844");
+        assertThat(Style.P_VALUE.csv(1e-7)).isEqualTo("0.0000001");
+        assertThat(Style.P_VALUE.csv(1.0)).isEqualTo("1");
+        assertThat(Style.DECIMAL.display(109.25)).isEqualTo("109.3");
+        assertThat(Style.COUNT.csv(20)).isEqualTo("20");
+    }
+}

@@ -1,0 +1,191 @@
+package dev.ladder.eval.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ladder.pipeline.db.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsStoreTest {
+
+    @TempDir Path tmp;
+
+    static final Cell K0 = new Cell(0, "prompt-k0", "tiny", "", "prompt-k0", 7);
+    static final Cell QLORA = new Cell(1, "qlora-k3", "tiny", "adapters/tiny-lora", "prompt-k3", 7);
+
+    static ItemResult result(Cell cell, String item, String predicted, Boolean ts) {
+        return new ItemResult(cell.name(), item, "join", "medium", "How many " + item + "?", "SELECT 1", predicted,
+                true, predicted.equals("SELECT 1"), false, ts, ts == null ? "SYNTAX: near x" : null, "wrong-table",
+                "standard", 120, 14, 950L, 2, 1, 1, 0);
+    }
+
+    @Test
+    void roundTripsEveryFieldInCellThenItemOrder() {
+        Path file = tmp.resolve("run/results.sqlite");
+        ItemResult nulls = new ItemResult(K0.name(), "q-3", null, null, null, null, "", false, false, false, null,
+                null, null, null, 0, 0, 0L, 0, 0, 0, 0);
+        try (ResultsStore s = ResultsStore.open(file)) {
+            s.putCell(QLORA);
+            s.putCell(K0);
+            s.put(result(QLORA, "q-2", "SELECT 1", true), 1, "{\"questionId\":\"q-2\"}");
+            s.put(result(QLORA, "q-1", "SELECT 2", false), 0, "{\"questionId\":\"q-1\"}");
+            s.put(nulls, 2, "{}");
+            s.put(result(K0, "q-1", "SELECT 1", null), 0, "{\"questionId\":\"q-1\",\"steps\":[]}");
+            s.putMeta("experiment", "ablation");
+            s.putMeta("experiment", "ablation-2");
+        }
+        try (ResultsStore s = ResultsStore.open(file)) {
+            assertThat(s.cells()).containsExactly(K0, QLORA);
+            assertThat(s.results()).containsExactly(result(K0, "q-1", "SELECT 1", null), nulls,
+                    result(QLORA, "q-1", "SELECT 2", false), result(QLORA, "q-2", "SELECT 1", true));
+            assertThat(s.results(QLORA.name())).extracting(ItemResult::itemId).containsExactly("q-1", "q-2");
+            assertThat(s.itemOrders(K0.name())).containsExactly(0, 2);
+            assertThat(s.traces(QLORA.name())).containsExactly("{\"questionId\":\"q-1\"}", "{\"questionId\":\"q-2\"}");
+            assertThat(s.meta("experiment")).isEqualTo("ablation-2");
+            assertThat(s.meta("absent")).isNull();
+        }
+    }
+
+    @Test
+    void putCellIsIdempotentAndRefusesAChangedDefinition() {
+        try (ResultsStore s = ResultsStore.open(tmp.resolve("results.sqlite"))) {
+            s.putCell(K0);
+            s.putCell(K0);
+            assertThat(s.cells()).containsExactly(K0);
+            Cell changed = new Cell(0, "prompt-k0", "other-model", "", "prompt-k0", 7);
+            assertThatThrownBy(() -> s.putCell(changed)).isInstanceOf(UserError.class)
+                    .hasMessageContaining("cell 'prompt-k0'").hasMessageContaining("model tiny")
+                    .hasMessageContaining("model other-model").hasMessageContaining("experiment changed");
+            Cell reseeded = new Cell(0, "prompt-k0", "tiny", "", "prompt-k0", 8);
+            assertThatThrownBy(() -> s.putCell(reseeded)).isInstanceOf(UserError.class).hasMessageContaining("seed 8");
+            Cell sameIndex = new Cell(0, "agent-1", "tiny", "", "agent-1", 7);
+            assertThatThrownBy(() -> s.putCell(sameIndex)).isInstanceOf(UserError.class)
+                    .hasMessageContaining("index 0").hasMessageContaining("'prompt-k0'");
+            s.putCell(QLORA);
+            assertThat(s.cells()).containsExactly(K0, QLORA);
+        }
+    }
+
+    @Test
+    void hasAndFinishedItemsFollowPuts() {
+        try (ResultsStore s = ResultsStore.open(tmp.resolve("results.sqlite"))) {
+            s.putCell(K0);
+            s.putCell(QLORA);
+            assertThat(s.has(K0.name(), "q-1")).isFalse();
+            assertThat(s.finishedItems(K0.name())).isEmpty();
+            s.put(result(K0, "q-9", "SELECT 1", true), 5, "{}");
+            s.put(result(K0, "q-1", "SELECT 1", true), 0, "{}");
+            assertThat(s.has(K0.name(), "q-1")).isTrue();
+            assertThat(s.has(QLORA.name(), "q-1")).isFalse();
+            assertThat(s.finishedItems(K0.name())).containsExactly("q-1", "q-9");
+            assertThat(s.finishedItems("no-such-cell")).isEmpty();
+        }
+    }
+
+    @Test
+    void putReplacesARescoredItemAndRefusesInconsistentRows() {
+        try (ResultsStore s = ResultsStore.open(tmp.resolve("results.sqlite"))) {
+            s.putCell(K0);
+            s.put(result(K0, "q-1", "SELECT 2", false), 0, "{}");
+            s.put(result(K0, "q-1", "SELECT 1", true), 0, "{\"rescored\":true}");
+            assertThat(s.results()).containsExactly(result(K0, "q-1", "SELECT 1", true));
+            assertThat(s.traces(K0.name())).containsExactly("{\"rescored\":true}");
+
+            assertThatThrownBy(() -> s.put(result(QLORA, "q-1", "SELECT 1", true), 0, "{}"))
+                    .isInstanceOf(UserError.class).hasMessageContaining("putCell");
+            assertThatThrownBy(() -> s.put(result(K0, "q-2", "SELECT 1", true), 0, "{}"))
+                    .isInstanceOf(UserError.class).hasMessageContaining("order 0");
+            assertThatThrownBy(() -> s.put(result(K0, "q-3", "SELECT 1", true), 1, "[1]"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> s.put(result(K0, "q-3", "SELECT 1", true), 1, "{broken"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            // a refused put leaves nothing behind
+            assertThat(s.finishedItems(K0.name())).containsExactly("q-1");
+            assertThat(s.has(QLORA.name(), "q-1")).isFalse();
+        }
+    }
+
+    @Test
+    void aPutIsCommittedWhenItReturnsAndAnUncommittedWriteLeavesNothing() throws Exception {
+        Path file = tmp.resolve("results.sqlite");
+        try (ResultsStore s = ResultsStore.open(file)) {
+            s.putCell(K0);
+            s.put(result(K0, "q-1", "SELECT 1", true), 0, "{}");
+            // another connection sees the row while the store is still open: nothing waits for close()
+            try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+                 Statement st = other.createStatement();
+                 var rs = st.executeQuery("SELECT count(*) FROM results")) {
+                assertThat(rs.getInt(1)).isEqualTo(1);
+            }
+        }
+        // a writer that dies before COMMIT: its row never appears
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            c.setAutoCommit(false);
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO results (cell, item_id, item_order, predicted, va, "
+                    + "ex, em, prompt_tokens, generated_tokens, millis, tables, joins, aggregates, nesting, trace_json) "
+                    + "VALUES ('prompt-k0', 'q-2', 1, 'x', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{}')")) {
+                p.executeUpdate();
+            }
+        }
+        try (ResultsStore s = ResultsStore.open(file)) {
+            assertThat(s.finishedItems(K0.name())).containsExactly("q-1");
+        }
+    }
+
+    @Test
+    void oneWriterAtATimeAndReadersAnyTime() {
+        Path file = tmp.resolve("results.sqlite");
+        try (ResultsStore s = ResultsStore.open(file)) {
+            s.putCell(K0);
+            assertThatThrownBy(() -> ResultsStore.open(file)).isInstanceOf(UserError.class)
+                    .hasMessageContaining("open for writing");
+            try (ResultsStore r = ResultsStore.openReadOnly(file)) {
+                assertThat(r.cells()).containsExactly(K0);
+                assertThatThrownBy(() -> r.putMeta("k", "v")).isInstanceOf(IllegalStateException.class);
+            }
+        }
+        try (ResultsStore again = ResultsStore.open(file)) {
+            assertThat(again.cells()).containsExactly(K0);
+        }
+        assertThatThrownBy(() -> ResultsStore.openReadOnly(tmp.resolve("absent.sqlite")))
+                .isInstanceOf(UserError.class).hasMessageContaining("no results store");
+    }
+
+    @Test
+    void refusesOtherSchemaVersionsAndForeignFiles() throws Exception {
+        Path newer = tmp.resolve("newer.sqlite");
+        ResultsStore.open(newer).close();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + newer); Statement s = c.createStatement()) {
+            s.execute("PRAGMA user_version = " + (ResultsStore.SCHEMA_VERSION + 1));
+        }
+        assertThatThrownBy(() -> ResultsStore.open(newer)).isInstanceOf(UserError.class)
+                .hasMessageContaining("schema version " + (ResultsStore.SCHEMA_VERSION + 1))
+                .hasMessageContaining("newer Ladder");
+
+        Path foreign = tmp.resolve("foreign.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + foreign); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (x INTEGER)");
+        }
+        assertThatThrownBy(() -> ResultsStore.open(foreign)).isInstanceOf(UserError.class)
+                .hasMessageContaining("not a Ladder results store");
+
+        Path cache = tmp.resolve("cache.sqlite");
+        GenerationCache.open(cache).close();
+        assertThatThrownBy(() -> ResultsStore.open(cache)).isInstanceOf(UserError.class)
+                .hasMessageContaining("not a Ladder results store");
+
+        Path garbage = tmp.resolve("garbage.sqlite");
+        Files.writeString(garbage, "this is not a database, it only has a .sqlite name".repeat(20));
+        assertThatThrownBy(() -> ResultsStore.open(garbage)).isInstanceOf(UserError.class)
+                .hasMessageContaining(garbage.toString());
+        assertThat(List.of(newer, foreign, garbage)).allMatch(Files::exists);
+    }
+}

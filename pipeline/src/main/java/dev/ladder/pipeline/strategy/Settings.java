@@ -1,0 +1,69 @@
+package dev.ladder.pipeline.strategy;
+
+import dev.ladder.pipeline.db.ExecutionLimits;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Knobs shared by the strategies. Every rung decodes its first candidate greedily; only agent-2 and agent-3 sample.
+ *
+ * @param maxNewTokens      most tokens per completion, for every prompt (default 256: ClassicModels' longest gold
+ *                          query is well under 150 Llama-3 tokens)
+ * @param candidates        agent-2/3: low-temperature samples drawn from the standard prompt in addition to the two
+ *                          greedy candidates (standard and tabular); all share one prefill ({@code n} of one
+ *                          request). 0 turns sampling off. Default 4.
+ * @param sampleTemperature temperature of those samples (default 0.3, top-k and top-p off)
+ * @param seed              sampler seed of those samples: sample {@code i} uses {@code seed + i} (default 0)
+ * @param tabularPrompt     agent-2/3: add the greedy candidate of the tabular prompt ({@code user-tabular.txt}, the
+ *                          question's schema subset as a table listing with join hints). Default true.
+ * @param k                 exemplars in the prompts of the agent chain (default 3: the chain starts from prompt-k3);
+ *                          the prompt rungs fix their own k by name
+ * @param stopStrings       stop strings of every request (default {@code "\nQuestion:"}: a base model that goes on
+ *                          to write the next exemplar stops there)
+ * @param limits            limits of every execution a strategy runs (default {@link ExecutionLimits#DEFAULT})
+ */
+public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
+                       int k, List<String> stopStrings, ExecutionLimits limits) {
+
+    public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 3, List.of("\nQuestion:"),
+            ExecutionLimits.DEFAULT);
+
+    public Settings {
+        if (maxNewTokens < 1) throw new IllegalArgumentException("maxNewTokens must be >= 1, got " + maxNewTokens);
+        if (candidates < 0) throw new IllegalArgumentException("candidates must be >= 0, got " + candidates);
+        if (!(sampleTemperature > 0) || Double.isInfinite(sampleTemperature)) {
+            throw new IllegalArgumentException("sampleTemperature must be > 0, got " + sampleTemperature);
+        }
+        if (k < 0) throw new IllegalArgumentException("k must be >= 0, got " + k);
+        stopStrings = List.copyOf(stopStrings);
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    public Settings withMaxNewTokens(int n) {
+        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, limits);
+    }
+
+    public Settings withCandidates(int n) {
+        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, k, stopStrings, limits);
+    }
+
+    public Settings withSampling(double temperature, long newSeed) {
+        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, k, stopStrings, limits);
+    }
+
+    public Settings withTabularPrompt(boolean on) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, k, stopStrings, limits);
+    }
+
+    public Settings withK(int exemplars) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, exemplars, stopStrings, limits);
+    }
+
+    public Settings withStopStrings(List<String> stops) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stops, limits);
+    }
+
+    public Settings withLimits(ExecutionLimits l) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, l);
+    }
+}

@@ -1,0 +1,45 @@
+package dev.ladder.pipeline.strategy;
+
+import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.PromptFormat;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Schema;
+import dev.ladder.pipeline.db.SchemaRenderer;
+import dev.ladder.pipeline.prompt.ExemplarSelector;
+import java.util.Objects;
+
+/**
+ * What a strategy works with for one database.
+ *
+ * @param model         the language model (base, instruct, or base + adapter: the QLoRA rung is this, nothing else)
+ * @param db            where candidates are executed (guarded, read-only)
+ * @param schema        {@code db.schema()}
+ * @param schemaSummary {@code SchemaRenderer.summary(schema)}, as the standard prompt embeds it
+ * @param format        the prompt format (normally {@code model.promptFormat()})
+ * @param exemplars     the k-shot rule (the benchmark's fixed k = 3 exemplars from its train split)
+ * @param settings      knobs, see {@link Settings}
+ */
+public record StrategyContext(LanguageModel model, Database db, Schema schema, String schemaSummary,
+                              PromptFormat format, ExemplarSelector exemplars, Settings settings) {
+
+    public StrategyContext {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(schemaSummary, "schemaSummary");
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(exemplars, "exemplars");
+        Objects.requireNonNull(settings, "settings");
+    }
+
+    /** The usual context: schema and summary from the database, format from the model. */
+    public static StrategyContext of(LanguageModel model, Database db, ExemplarSelector exemplars, Settings settings) {
+        Schema schema = db.schema();
+        return new StrategyContext(model, db, schema, SchemaRenderer.summary(schema), model.promptFormat(), exemplars,
+                settings);
+    }
+
+    public StrategyContext withSettings(Settings s) {
+        return new StrategyContext(model, db, schema, schemaSummary, format, exemplars, s);
+    }
+}

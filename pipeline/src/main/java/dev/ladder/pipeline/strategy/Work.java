@@ -1,0 +1,246 @@
+package dev.ladder.pipeline.strategy;
+
+import dev.ladder.inference.Candidate;
+import dev.ladder.inference.Completion;
+import dev.ladder.inference.GenerationRequest;
+import dev.ladder.inference.Sampling;
+import dev.ladder.pipeline.agent.CandidateScorer;
+import dev.ladder.pipeline.agent.CandidateScorer.CandidateScore;
+import dev.ladder.pipeline.agent.Clamps;
+import dev.ladder.pipeline.agent.IntentClassifier;
+import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.agent.ProjectionContract;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.pipeline.prompt.Example;
+import dev.ladder.pipeline.prompt.SqlPrompt;
+import dev.ladder.pipeline.sql.post.SqlPostProcessor;
+import dev.ladder.pipeline.sql.post.SqlPostProcessor.Cleaned;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One question being answered: the trace under construction, the executions so far (by SQL text, so the same text is
+ * never run twice for a question) and the steps every rung is made of. Not shared between questions or threads.
+ */
+final class Work {
+
+    /** Candidate names and form names as the trace spells them. */
+    static final String STANDARD = "standard";
+    static final String TABULAR = "tabular";
+    static final String SAMPLES = "samples";
+    static final String REPAIR = "repair";
+    static final String CLEANED = "cleaned";
+    static final String CLAMPED = "clamped";
+    static final String PROJECTED = "projected";
+
+    /**
+     * One request to make.
+     *
+     * @param source  the prompt's name in the trace ({@code standard}, {@code tabular}, {@code samples}, {@code repair})
+     * @param sources the candidate name of each output ({@code n} = their number)
+     * @param prompt  the formatted prompt
+     * @param sampled false: greedy; true: the settings' sample temperature and seed
+     */
+    record Call(String source, List<String> sources, String prompt, boolean sampled) {
+        Call {
+            sources = List.copyOf(sources);
+        }
+
+        static Call greedy(String source, String prompt) {
+            return new Call(source, List.of(source), prompt, false);
+        }
+    }
+
+    /** One raw model output and the candidate it is. */
+    record Output(String source, String raw) {}
+
+    /**
+     * A candidate after post-processing, clamps, projection and execution of its forms.
+     *
+     * @param cleaned   the post-processor's verdict
+     * @param form      the form that executes ({@code projected}, {@code clamped}, {@code cleaned}), null when none
+     * @param sql       that form's text, null when none executes
+     * @param execution its successful execution, null when none executes
+     */
+    record Result(String source, String raw, Cleaned cleaned, String form, String sql, Execution execution) {
+        boolean executes() {
+            return sql != null;
+        }
+    }
+
+    /** An executing candidate with its score. */
+    record Scored(Result result, CandidateScore score) {}
+
+    /** One form of a candidate: its name and text. */
+    private record Form(String name, String sql) {}
+
+    final Question question;
+    final StrategyContext ctx;
+    final Trace.Builder trace;
+    private final Map<String, Execution> executions = new HashMap<>();
+
+    Work(Question question, StrategyContext ctx, String strategy) {
+        this.question = question;
+        this.ctx = ctx;
+        this.trace = new Trace.Builder(question.id(), strategy);
+    }
+
+    /** The standard prompt with these exemplars. */
+    String standardPrompt(List<Example> exemplars) {
+        return SqlPrompt.of(ctx.format()).prompt(ctx.schemaSummary(), exemplars, question.text());
+    }
+
+    /** The first {@code k} exemplars of the context's rule for the question. */
+    List<Example> exemplars(int k) {
+        return k == 0 ? List.of() : ctx.exemplars().select(question.text(), k);
+    }
+
+    /** All calls in one {@code generate} (so an engine can batch them); outputs in call order, one trace step per call. */
+    List<Output> generate(List<Call> calls) {
+        Settings s = ctx.settings();
+        Sampling sample = new Sampling(s.sampleTemperature(), 0, 1.0);
+        List<GenerationRequest> requests = new ArrayList<>();
+        for (Call c : calls) {
+            requests.add(new GenerationRequest(c.prompt(), null, s.maxNewTokens(), c.sampled() ? sample : Sampling.GREEDY,
+                    c.sources().size(), c.sampled() ? s.seed() : 0, Set.of(), s.stopStrings()));
+        }
+        List<Completion> completions = ctx.model().generate(requests);
+        if (completions.size() != calls.size()) {
+            throw new IllegalStateException("model " + ctx.model().name() + " answered " + completions.size()
+                    + " of " + calls.size() + " requests");
+        }
+        List<Output> outputs = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            Call call = calls.get(i);
+            Completion done = completions.get(i);
+            List<String> texts = new ArrayList<>();
+            List<String> finishes = new ArrayList<>();
+            int generated = 0;
+            for (int j = 0; j < call.sources().size(); j++) {
+                // an engine that returns fewer candidates than asked leaves the rest empty (rejected like any empty text)
+                Candidate c = j < done.candidates().size() ? done.candidates().get(j) : null;
+                String text = c == null ? "" : c.text();
+                texts.add(text);
+                finishes.add(c == null ? "missing" : c.finishReason().name().toLowerCase(Locale.ROOT));
+                generated += c == null ? 0 : c.tokenIds().size();
+                outputs.add(new Output(call.sources().get(j), text));
+            }
+            String sampling = call.sampled()
+                    ? "t=" + s.sampleTemperature() + " seed=" + s.seed()
+                    : "greedy";
+            trace.add(new TraceStep.Generate(call.source(), call.sources(), sampling, done.promptTokens(), generated,
+                    done.prefillMillis(), done.decodeMillis(), texts, finishes));
+        }
+        return outputs;
+    }
+
+    Cleaned clean(Output output) {
+        Cleaned c = SqlPostProcessor.clean(output.raw(), ctx.schema(), ctx.db().dialect());
+        trace.add(new TraceStep.Clean(output.source(), output.raw(), c.sql(), c.steps(), c.rejection()));
+        return c;
+    }
+
+    IntentProfile intent() {
+        IntentProfile p = IntentClassifier.classify(question.text(), ctx.schema());
+        trace.add(new TraceStep.Intent(null, p.intent().name(), p.wantsOrder(), p.wantsLimit(), p.limitN(),
+                p.wantsDistinct(), p.wantsGrouping(), p.namedFields()));
+        return p;
+    }
+
+    /**
+     * Post-processes an output, builds its forms (clamped when {@code intent} is given, projected when {@code project}
+     * too) and executes them from the most processed down until one executes.
+     */
+    Result process(Output output, IntentProfile intent, boolean project) {
+        Cleaned cleaned = clean(output);
+        if (!cleaned.ok()) return new Result(output.source(), output.raw(), cleaned, null, null, null);
+        // forms from least to most processed; a form whose text equals one below it is not a form of its own
+        List<Form> forms = new ArrayList<>();
+        forms.add(new Form(CLEANED, cleaned.sql()));
+        String current = cleaned.sql();
+        if (intent != null) {
+            Clamps.Clamped c = Clamps.apply(current, intent, ctx.db().dialect());
+            trace.add(new TraceStep.Clamp(output.source(), current, c.sql(), c.applied()));
+            current = addForm(forms, CLAMPED, c.sql());
+            if (project) {
+                ProjectionContract.Projected p = ProjectionContract.enforce(current, intent, ctx.schema(), question.text());
+                trace.add(new TraceStep.Project(output.source(), current, p.sql(), p.applied()));
+                addForm(forms, PROJECTED, p.sql());
+            }
+        }
+        List<String> failed = new ArrayList<>();
+        for (int i = forms.size() - 1; i >= 0; i--) {
+            String form = forms.get(i).name();
+            String sql = forms.get(i).sql();
+            Execution e = execute(output.source(), sql);
+            if (e.ok()) {
+                String reason = failed.isEmpty()
+                        ? (forms.size() == 1 ? "the only form; it executes" : "the most processed form; it executes")
+                        : String.join(" and ", failed) + " fail" + (failed.size() == 1 ? "s" : "") + "; " + form
+                                + " executes";
+                trace.add(new TraceStep.Keep(output.source(), form, sql, reason));
+                return new Result(output.source(), output.raw(), cleaned, form, sql, e);
+            }
+            failed.add(form);
+        }
+        trace.add(new TraceStep.Keep(output.source(), "none", null, "no form executes"));
+        return new Result(output.source(), output.raw(), cleaned, null, null, null);
+    }
+
+    /** Adds a form unless its text is already one; returns the text the next step works on. */
+    private static String addForm(List<Form> forms, String name, String sql) {
+        if (sql == null || sql.isBlank()) return forms.get(forms.size() - 1).sql();
+        if (forms.stream().noneMatch(f -> f.sql().equals(sql))) forms.add(new Form(name, sql));
+        return sql;
+    }
+
+    /** Guarded execution under the settings' limits; a text already executed for this question is not run again. */
+    Execution execute(String source, String sql) {
+        Execution e = executions.get(sql);
+        boolean cached = e != null;
+        long millis = 0;
+        if (!cached) {
+            long start = System.nanoTime();
+            e = ctx.db().execute(sql, ctx.settings().limits());
+            millis = (System.nanoTime() - start) / 1_000_000;
+            executions.put(sql, e);
+        }
+        if (e instanceof Execution.Success ok) {
+            QueryResult r = ok.result();
+            trace.add(new TraceStep.Execute(source, sql, true, r.rowCount(), r.truncated(), null, null, millis, cached));
+        } else {
+            Execution.Failure f = (Execution.Failure) e;
+            trace.add(new TraceStep.Execute(source, sql, false, null, false, f.error().kind().name(),
+                    f.error().message(), millis, cached));
+        }
+        return e;
+    }
+
+    /** The execution of a text already run for this question, or null. */
+    Execution executed(String sql) {
+        return executions.get(sql);
+    }
+
+    Scored score(Result r, IntentProfile intent) {
+        CandidateScore s = CandidateScorer.score(question.text(), intent, r.sql(), ctx.schema(), r.execution());
+        trace.add(new TraceStep.Score(r.source(), r.sql(), s.total(), s.parts(), s.passesIntentGate(), s.reasons()));
+        return new Scored(r, s);
+    }
+
+    Answer answer(String sql, String chosen, String decision) {
+        return new Answer(sql, trace.build(sql, chosen, decision));
+    }
+
+    /** The baseline output (prompt-k3's answer) as the answer: {@code fallback}, or {@code none} when it is empty. */
+    Answer fallback(Result standard, String why) {
+        String sql = standard.cleaned().ok() ? standard.cleaned().sql() : "";
+        return sql.isEmpty()
+                ? answer(sql, "none", why + "; the baseline output is empty")
+                : answer(sql, "fallback", why + "; the baseline output");
+    }
+}

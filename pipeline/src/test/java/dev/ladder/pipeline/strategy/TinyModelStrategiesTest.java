@@ -1,0 +1,96 @@
+package dev.ladder.pipeline.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.djl.Device;
+import dev.ladder.inference.llm.DjlLanguageModel;
+import dev.ladder.inference.model.DType;
+import dev.ladder.inference.model.TinyModels;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.TestData;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every rung end to end with the real engine: a tiny random-weight model on ClassicModels. Random weights write
+ * garbage, so the checks are the invariants of the control flow, not the SQL.
+ */
+class TinyModelStrategiesTest {
+
+    static final String QUESTION = "How many customers are in France?";
+    static final Settings SETTINGS = Settings.DEFAULT.withMaxNewTokens(6).withCandidates(2);
+
+    @TempDir static Path dir;
+    static DjlLanguageModel model;
+    static Database db;
+
+    @BeforeAll
+    static void load() {
+        System.setProperty("ai.djl.offline", "true");
+        TinyModels.write(dir, TinyModels.Shape.TINY, 1, DType.F32);
+        model = DjlLanguageModel.load(dir, Device.cpu(), DjlLanguageModel.Options.DEFAULT);
+        db = TestData.classicModels();
+    }
+
+    @AfterAll
+    static void close() {
+        if (model != null) model.close();
+    }
+
+    static Stream<String> rungs() {
+        return Strategies.names().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("rungs")
+    void rungAnswersWithACompleteTrace(String name) {
+        Strategy strategy = Strategies.byName(name);
+        StrategyContext ctx = StrategyContext.of(model, db, StrategyControlFlowTest.EXEMPLARS, SETTINGS);
+        Answer a = strategy.answer(new Question("t1", QUESTION), ctx);
+        Trace t = a.trace();
+
+        assertThat(t.strategy()).isEqualTo(name);
+        assertThat(t.sql()).isEqualTo(a.sql());
+        assertThat(t.promptTokens()).isPositive();
+        assertThat(t.generatedTokens()).isPositive();
+        List<TraceStep.Generate> generates = t.steps(TraceStep.Generate.class);
+        assertThat(generates).isNotEmpty().allSatisfy(g -> {
+            assertThat(g.outputs()).hasSameSizeAs(g.sources()).hasSameSizeAs(g.finishReasons());
+            assertThat(g.promptTokens()).isPositive();
+        });
+        assertThat(t.steps(TraceStep.Clean.class)).isNotEmpty();
+        assertThat(Trace.fromJson(t.toJson())).isEqualTo(t);
+        String standardCleaned = t.steps(TraceStep.Clean.class).get(0).sql();
+
+        if (name.startsWith("prompt-")) {
+            assertThat(generates).hasSize(1);
+            assertThat(t.steps(TraceStep.Execute.class)).isEmpty();
+            assertThat(a.sql()).isEqualTo(standardCleaned == null ? "" : standardCleaned);
+            return;
+        }
+        // an agent answers with SQL that executes, or with the baseline output (possibly empty)
+        if (t.chosen().equals("fallback") || t.chosen().equals("none")) {
+            assertThat(a.sql()).isEqualTo(standardCleaned == null ? "" : standardCleaned);
+        } else {
+            assertThat(db.execute(a.sql()).ok()).as(a.sql()).isTrue();
+        }
+        int stage = ((AgentStrategy) strategy).stage();
+        assertThat(t.steps(TraceStep.Intent.class)).hasSize(stage >= AgentStrategy.CLAMPS ? 1 : 0);
+        if (stage < AgentStrategy.CANDIDATES) {
+            assertThat(generates).hasSize(1);
+            return;
+        }
+        assertThat(generates.subList(0, 3)).extracting(TraceStep.Generate::source).containsExactly("standard", "tabular", "samples");
+        assertThat(generates.get(2).outputs()).hasSize(2);
+        boolean anyExecutes = t.steps(TraceStep.Keep.class).stream().anyMatch(k -> !k.form().equals("none"));
+        boolean repaired = stage == AgentStrategy.REPAIR && !anyExecutes;
+        assertThat(generates).hasSize(repaired ? 4 : 3);
+        assertThat(t.steps(TraceStep.Repair.class)).hasSize(repaired ? 1 : 0);
+    }
+}

@@ -146,20 +146,29 @@ public final class CandidateScorer {
         Integer n = intent.limitN();
         switch (intent.intent()) {
             case AGGREGATE -> {
-                if (s.setOperation()) return "AGGREGATE wants one value, not a set operation";
-                if (s.groupBy()) return "AGGREGATE wants one value over all matching rows, GROUP BY gives one per group";
+                // a GROUP BY that only splits the asked-for value fails; one with HAVING uses the aggregate as a
+                // condition on groups ("which lines hold more than 100,000 units altogether"), which fits
+                if (s.groupBy() && s.having().isBlank()) {
+                    return "AGGREGATE wants one value over all matching rows, GROUP BY gives one per group";
+                }
                 boolean scalarSubqueries = !s.from() && items.stream().noneMatch(Facts::column)
                         && items.stream().anyMatch(Facts::subquery);
-                if (!aggregateInSelect && !scalarSubqueries) {
-                    return "AGGREGATE wants an aggregate function in the SELECT list";
+                // the aggregate may also sit in a subquery or CTE the outer query filters or joins on
+                if (!aggregateInSelect && !scalarSubqueries && !aggregateAnywhere(q)) {
+                    return "AGGREGATE wants an aggregate function";
                 }
             }
             case GROUPED_AGGREGATE -> {
-                if (!s.groupBy()) return "GROUPED_AGGREGATE wants GROUP BY";
                 boolean elsewhere = facts(s.having()).aggregate()
                         || s.orderBy().stream().anyMatch(o -> facts(o).aggregate());
-                if (!aggregateInSelect && !elsewhere) {
-                    return "GROUPED_AGGREGATE wants an aggregate in SELECT, HAVING or ORDER BY";
+                if (s.groupBy()) {
+                    if (!aggregateInSelect && !elsewhere) {
+                        return "GROUPED_AGGREGATE wants an aggregate in SELECT, HAVING or ORDER BY";
+                    }
+                } else if (!groupingAnywhere(q)) {
+                    // per-group values can also come from a window (PARTITION BY), a grouped subquery or a
+                    // correlated aggregate subquery; with none of these there is no group at all
+                    return "GROUPED_AGGREGATE wants GROUP BY (or a window or grouped subquery)";
                 }
             }
             case TOP_K -> {
@@ -169,7 +178,8 @@ public final class CandidateScorer {
                         return "TOP_K wants LIMIT " + n + ", found "
                                 + (s.limitCount() == null ? "a limit that is not a number" : "LIMIT " + s.limitCount());
                     }
-                } else if (!(singleBest && extremeFilter(s))) {
+                } else if (!(singleBest && (extremeFilter(s) || extremeValue(intent, s, items) || nestedTopOne(q))
+                        || n == null && rankingWindow(q))) {
                     return s.orderBy().isEmpty() ? "TOP_K wants ORDER BY with LIMIT" : "TOP_K wants a LIMIT";
                 }
             }
@@ -182,6 +192,81 @@ public final class CandidateScorer {
             }
         }
         return null;
+    }
+
+    /** An aggregate function call anywhere in the statement (subqueries and CTE bodies included). */
+    private static boolean aggregateAnywhere(Query q) {
+        List<SqlToken> t = q.tokens();
+        for (int i = 0; i + 1 < t.size(); i++) {
+            if (t.get(i).type() == SqlToken.Type.WORD && AGGREGATES.contains(upper(t.get(i))) && t.get(i + 1).isSymbol("(")
+                    && !windowed(t, i + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the call whose argument list opens at {@code open} is a window ({@code ... ) OVER}). */
+    private static boolean windowed(List<SqlToken> t, int open) {
+        int depth = 0;
+        for (int i = open; i < t.size(); i++) {
+            if (t.get(i).isSymbol("(")) depth++;
+            else if (t.get(i).isSymbol(")") && --depth == 0) return i + 1 < t.size() && t.get(i + 1).isWord("OVER");
+        }
+        return false;
+    }
+
+    /** GROUP BY at any depth, a window ({@code OVER}), or an aggregate inside a subquery. */
+    private static boolean groupingAnywhere(Query q) {
+        List<SqlToken> t = q.tokens();
+        int depth = 0;
+        for (int i = 0; i < t.size(); i++) {
+            SqlToken tok = t.get(i);
+            if (tok.isSymbol("(")) depth++;
+            else if (tok.isSymbol(")")) depth--;
+            else if (tok.isWord("GROUP") && i + 1 < t.size() && t.get(i + 1).isWord("BY")) return true;
+            else if (tok.isWord("OVER")) return true;
+            else if (depth > 0 && tok.type() == SqlToken.Type.WORD && AGGREGATES.contains(upper(tok))
+                    && i + 1 < t.size() && t.get(i + 1).isSymbol("(")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The extreme value itself: a SELECT list of MIN/MAX only, no GROUP BY ("the date of the most recent order"); only
+     * when the question names no field to return, since "the name of the most expensive product" wants the row.
+     */
+    private static boolean extremeValue(IntentProfile intent, Shape s, List<Facts> items) {
+        return intent.namedFields().isEmpty() && !s.groupBy() && !s.setOperation() && !items.isEmpty()
+                && items.stream().allMatch(Facts::onlyMinMax);
+    }
+
+    /** A subquery that picks the top row ({@code ORDER BY ... LIMIT 1}), used as a filter. */
+    private static boolean nestedTopOne(Query q) {
+        List<SqlToken> t = q.tokens();
+        int depth = 0;
+        boolean orderInside = false;
+        for (int i = 0; i < t.size(); i++) {
+            SqlToken tok = t.get(i);
+            if (tok.isSymbol("(")) depth++;
+            else if (tok.isSymbol(")")) depth--;
+            else if (depth > 0 && tok.isWord("ORDER")) orderInside = true;
+            else if (depth > 0 && orderInside && tok.isWord("LIMIT") && i + 1 < t.size()
+                    && t.get(i + 1).text().equals("1")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A ranking window (ROW_NUMBER / RANK / DENSE_RANK ... OVER): top rows per group. */
+    private static boolean rankingWindow(Query q) {
+        for (SqlToken tok : q.tokens()) {
+            if (tok.isWord("ROW_NUMBER") || tok.isWord("RANK") || tok.isWord("DENSE_RANK")) return true;
+        }
+        return false;
     }
 
     /**

@@ -60,7 +60,13 @@ class CandidateScorerTest {
         assertThat(gate(AGGREGATE, "SELECT (SELECT COUNT(*) FROM orders) - (SELECT COUNT(*) FROM payments)")).isTrue();
         assertThat(gate(AGGREGATE, "SELECT customerName FROM customers WHERE country = 'France'")).isFalse();
         assertThat(gate(AGGREGATE, "SELECT country, COUNT(*) FROM customers GROUP BY country")).isFalse();
-        assertThat(gate(AGGREGATE, "SELECT COUNT(*) FROM customers UNION SELECT COUNT(*) FROM offices")).isFalse();
+        // a set operation of aggregates (a small summary table) has aggregates; GROUP BY with HAVING uses the
+        // aggregate as a condition on groups; an aggregate in a subquery the outer query filters on counts
+        assertThat(gate(AGGREGATE, "SELECT 'a', COUNT(*) FROM customers UNION ALL SELECT 'b', COUNT(*) FROM offices")).isTrue();
+        assertThat(gate(AGGREGATE, "SELECT productLine FROM products GROUP BY productLine HAVING SUM(quantityInStock) > 100000")).isTrue();
+        assertThat(gate(AGGREGATE, "SELECT c.customerName FROM customers c JOIN (SELECT customerNumber, SUM(amount) AS paid "
+                + "FROM payments GROUP BY customerNumber) t ON t.customerNumber = c.customerNumber WHERE t.paid > c.creditLimit")).isTrue();
+        assertThat(gate(AGGREGATE, "SELECT city FROM offices UNION SELECT city FROM customers")).isFalse();
         // a window function is not an aggregate answer
         assertThat(gate(AGGREGATE, "SELECT SUM(amount) OVER (ORDER BY paymentDate) FROM payments")).isFalse();
         // an ORDER BY the question did not ask for is the clamps' business, not the gate's
@@ -74,6 +80,10 @@ class CandidateScorerTest {
         assertThat(gate(GROUPED, "SELECT status FROM orders GROUP BY status ORDER BY COUNT(*) DESC")).isTrue();
         assertThat(gate(GROUPED, "SELECT country FROM customers GROUP BY country")).isFalse();
         assertThat(gate(GROUPED, "SELECT AVG(creditLimit) FROM customers")).isFalse();
+        // per-group values from a window, or from a grouped subquery
+        assertThat(gate(GROUPED, "SELECT employeeNumber, COUNT(*) OVER (PARTITION BY officeCode) FROM employees")).isTrue();
+        assertThat(gate(GROUPED, "SELECT AVG(cnt) FROM (SELECT customerNumber, COUNT(*) AS cnt FROM orders "
+                + "GROUP BY customerNumber) AS t")).isTrue();
     }
 
     @Test
@@ -94,7 +104,14 @@ class CandidateScorerTest {
         assertThat(gate(profile(Intent.TOP_K, 3), maxForm)).isFalse();
         assertThat(gate(top1, "SELECT customerNumber FROM orders GROUP BY customerNumber "
                 + "HAVING COUNT(*) >= ALL (SELECT COUNT(*) FROM orders GROUP BY customerNumber)")).isTrue();
-        assertThat(gate(top1, "SELECT MAX(buyPrice) FROM products")).isFalse();
+        // the extreme value itself answers a superlative that names no field to return
+        assertThat(gate(top1, "SELECT MAX(orderDate) FROM orders")).isTrue();
+        assertThat(gate(profile(Intent.TOP_K, 1, "productName"), "SELECT MAX(buyPrice) FROM products")).isFalse();
+        // a nested top-1 row used as a filter; a ranking window for top rows per group
+        assertThat(gate(top1, "SELECT orderNumber FROM orderdetails WHERE productCode = "
+                + "(SELECT productCode FROM products ORDER BY MSRP DESC LIMIT 1)")).isTrue();
+        assertThat(gate(profile(Intent.TOP_K, null), "SELECT productLine, productName FROM (SELECT productLine, productName, "
+                + "RANK() OVER (PARTITION BY productLine ORDER BY MSRP DESC) AS r FROM products) t WHERE r = 1")).isTrue();
         assertThat(gate(top1, "SELECT productName FROM products ORDER BY buyPrice DESC FETCH FIRST ROW ONLY")).isTrue();
         assertThat(gate(top1, "SELECT productName FROM products ORDER BY buyPrice DESC LIMIT ALL")).isFalse();
         // without a known N any LIMIT will do

@@ -65,7 +65,6 @@ final class RunCommand implements Callable<Integer> {
         Path cache = noCache ? null : cacheFile != null ? cacheFile : GenerationCache.defaultFile();
         ExperimentRunner.Options options = new ExperimentRunner.Options(cache, noProgress ? null : System.err, log,
                 Optional.ofNullable(url), Path.of("").toAbsolutePath());
-        log.println("run " + e.name() + ": " + e.cells().size() + " cells, output " + e.output());
         ExperimentRunner.Outcome outcome = new ExperimentRunner(e, options).run();
         ReportCommand.writeReport(List.of(outcome.directory().dir()), outcome.directory().report(), reportFormats);
         PrintWriter stdout = spec.commandLine().getOut();

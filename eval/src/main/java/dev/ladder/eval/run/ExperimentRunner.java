@@ -76,16 +76,16 @@ public final class ExperimentRunner {
 
     public Outcome run() {
         PrintWriter log = options.log();
-        RunDirectory dir = RunDirectory.create(experiment.output());
         String config = experiment.toResolvedYaml();
-        checkSameExperiment(dir, config);
-
+        checkSameExperiment(experiment.output().toAbsolutePath().normalize(), config);
+        // everything that can fail on the user's input fails before the run directory is made
         Benchmark benchmark = Benchmarks.load(experiment.benchmark(), experiment.database());
         List<BenchmarkItem> items = benchmark.split(experiment.split());
         if (experiment.limit() != null && experiment.limit() < items.size()) items = items.subList(0, experiment.limit());
+        Map<String, ResolvedModel> resolved = resolveModels();
+        RunDirectory dir = RunDirectory.create(experiment.output());
 
         List<String> skipped = new ArrayList<>(experiment.warnings().stream().filter(w -> w.contains("skipping")).toList());
-        experiment.warnings().forEach(w -> log.println("warning: " + w));
         int answered = 0;
         int resumed = 0;
         long hits = 0;
@@ -103,6 +103,10 @@ public final class ExperimentRunner {
             dir.writeConfig(config);
             if (!Files.exists(dir.environment())) dir.writeEnvironment(Fingerprints.environment(options.repoRoot()));
 
+            checkFingerprints(store, resolved);
+            // the first words on the console come after every check: an error stays the only line
+            log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
+            experiment.warnings().forEach(w -> log.println("warning: " + w));
             List<Cell> cells = experiment.cells();
             for (int c = 0; c < cells.size(); c++) {
                 Cell cell = cells.get(c);
@@ -118,7 +122,7 @@ public final class ExperimentRunner {
                     continue;
                 }
                 String modelKey = experiment.rungs().get(c / experiment.seeds().size()).model();
-                LoadedModel model = models.computeIfAbsent(modelKey, k -> load(spec, cache));
+                LoadedModel model = models.computeIfAbsent(modelKey, k -> load(resolved.get(k), cache));
                 Strategy strategy = Strategies.byName(cell.strategy());
                 StrategyContext context = StrategyContext.of(model.model(), db, exemplars,
                         experiment.settings().toSettings(cell.seed()));
@@ -132,6 +136,7 @@ public final class ExperimentRunner {
             }
             dir.writePredictions(store, RunDirectory.dbIds(benchmark, items));
             dir.writeTraces(store);
+            writeFingerprints(dir, store);
             return new Outcome(dir, store.cells().size(), answered, resumed, skipped, hits, misses);
         } finally {
             models.values().forEach(m -> m.model().close());
@@ -184,21 +189,72 @@ public final class ExperimentRunner {
                 t.generatedTokens(), t.millis(), gold.tables(), gold.joins(), gold.aggregates(), gold.nesting());
     }
 
-    private LoadedModel load(ModelSpec spec, GenerationCache cache) {
-        Path modelDir = ModelLoader.resolve(spec.path(), options.log());
-        Path adapter = spec.hasAdapter() ? Path.of(spec.adapter()) : null;
-        options.log().println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter)
+    /** A model of the experiment, resolved to files and fingerprinted. */
+    private record ResolvedModel(ModelSpec spec, Path dir, Path adapter, String modelPrint, String adapterPrint) {}
+
+    /**
+     * Resolves (pulling a hub id if need be) and fingerprints every model a runnable cell uses, before any work: the
+     * files that produced a run's rows are part of its identity, and resuming on changed weights would mix models.
+     */
+    private Map<String, ResolvedModel> resolveModels() {
+        Map<String, ResolvedModel> out = new java.util.LinkedHashMap<>();
+        for (var rung : experiment.rungs()) {
+            ModelSpec spec = experiment.modelOf(rung);
+            if (spec.adapterMissing() || out.containsKey(rung.model())) continue;
+            Path dir = ModelLoader.resolve(spec.path(), options.log());
+            Path adapter = spec.hasAdapter() ? Path.of(spec.adapter()) : null;
+            out.put(rung.model(), new ResolvedModel(spec, dir, adapter, Fingerprints.ofDirectory(dir),
+                    adapter == null ? "" : Fingerprints.ofDirectory(adapter)));
+        }
+        return out;
+    }
+
+    private static void checkFingerprints(ResultsStore store, Map<String, ResolvedModel> models) {
+        models.forEach((id, m) -> {
+            checkFingerprint(store, "fingerprint.models." + id + ".path", m.modelPrint(), m.dir());
+            if (m.adapter() != null) checkFingerprint(store, "fingerprint.models." + id + ".adapter", m.adapterPrint(), m.adapter());
+        });
+    }
+
+    private LoadedModel load(ResolvedModel m, GenerationCache cache) {
+        ModelSpec spec = m.spec();
+        options.log().println("loading " + m.dir() + (m.adapter() == null ? "" : " + adapter " + m.adapter())
                 + " (" + spec.engine() + ", " + spec.dtype() + ")");
         options.log().flush();
-        LanguageModel model = ModelLoader.load(modelDir, adapter, spec.engine(), spec.dtype());
+        LanguageModel model = ModelLoader.load(m.dir(), m.adapter(), spec.engine(), spec.dtype());
         if (cache == null) return new LoadedModel(model);
         // dtype and device change the numbers (auto is f32 on a CPU, f16 on a GPU): part of the model's identity
-        String fingerprint = Fingerprints.ofDirectory(modelDir) + "/" + spec.engine() + "/" + spec.dtype() + "/"
+        String cacheIdentity = m.modelPrint() + "/" + spec.engine() + "/" + spec.dtype() + "/"
                 + ai.djl.engine.Engine.getEngine("PyTorch").defaultDevice().getDeviceType();
-        CachedLanguageModel cached = new CachedLanguageModel(model, fingerprint,
-                adapter == null ? "" : Fingerprints.ofDirectory(adapter), cache);
+        CachedLanguageModel cached = new CachedLanguageModel(model, cacheIdentity, m.adapterPrint(), cache);
         cachedModels.add(cached);
         return new LoadedModel(cached);
+    }
+
+    /** environment.json gains the model and adapter fingerprints of the run (the first start's values stay). */
+    private static void writeFingerprints(RunDirectory dir, ResultsStore store) {
+        Map<String, String> env = new java.util.TreeMap<>();
+        try {
+            if (Files.isRegularFile(dir.environment())) {
+                env.putAll(new com.fasterxml.jackson.databind.ObjectMapper().readValue(dir.environment().toFile(),
+                        new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {}));
+            }
+        } catch (IOException e) {
+            throw new UserError("cannot read " + dir.environment() + ": " + e.getMessage());
+        }
+        for (String model : List.copyOf(store.metaKeys("fingerprint."))) env.putIfAbsent(model, store.meta(model));
+        dir.writeEnvironment(env);
+    }
+
+    private static void checkFingerprint(ResultsStore store, String key, String print, Path dir) {
+        String stored = store.meta(key);
+        if (stored == null) {
+            store.putMeta(key, print);
+        } else if (!stored.equals(print)) {
+            throw new UserError(dir + " changed since this run started (fingerprint " + print.substring(0, 12)
+                    + ", the run has " + stored.substring(0, Math.min(12, stored.length()))
+                    + "): its rows would mix two models; use the same files, or --out NEW_DIR");
+        }
     }
 
     /** Closes the models no later cell uses (an 8B model should not stay in memory beside the next one). */
@@ -227,13 +283,14 @@ public final class ExperimentRunner {
     }
 
     /** A run directory belongs to one experiment: resuming it with another configuration would mix results. */
-    private static void checkSameExperiment(RunDirectory dir, String config) {
-        if (!Files.isRegularFile(dir.config())) return;
+    private static void checkSameExperiment(Path runDir, String config) {
+        Path file = runDir.resolve(RunDirectory.CONFIG);
+        if (!Files.isRegularFile(file)) return;
         String existing;
         try {
-            existing = Files.readString(dir.config(), StandardCharsets.UTF_8);
+            existing = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UserError("cannot read " + dir.config() + ": " + e.getMessage());
+            throw new UserError("cannot read " + file + ": " + e.getMessage());
         }
         String wanted = config.endsWith("\n") ? config : config + "\n";
         if (existing.equals(wanted)) return;
@@ -243,7 +300,7 @@ public final class ExperimentRunner {
         while (line < Math.min(a.size(), b.size()) && a.get(line).equals(b.get(line))) line++;
         String was = line < a.size() ? a.get(line).strip() : "(end)";
         String now = line < b.size() ? b.get(line).strip() : "(end)";
-        throw new UserError(dir.config() + " holds another experiment (line " + (line + 1) + ": '" + was
+        throw new UserError(file + " holds another experiment (line " + (line + 1) + ": '" + was
                 + "' here, '" + now + "' now): resume with the same file and options, or pass --out NEW_DIR");
     }
 }

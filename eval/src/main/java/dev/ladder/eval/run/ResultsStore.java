@@ -392,6 +392,21 @@ public final class ResultsStore implements AutoCloseable {
         }
     }
 
+    /** The meta keys that start with {@code prefix}, sorted. */
+    public synchronized List<String> metaKeys(String prefix) {
+        try (PreparedStatement s = db.prepareStatement("SELECT key FROM meta WHERE substr(key, 1, ?) = ? ORDER BY key")) {
+            s.setInt(1, prefix.length());
+            s.setString(2, prefix);
+            List<String> out = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) out.add(rs.getString(1));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw failure("read meta", e);
+        }
+    }
+
     /** Sets a meta value (replacing an earlier one). */
     public synchronized void putMeta(String key, String value) {
         Objects.requireNonNull(key, "key");

@@ -119,6 +119,49 @@ class RunResumeTest {
         assertThat(compared).hasSizeGreaterThan(10);
     }
 
+    @Test
+    void resumingWithChangedWeightsOrAnotherExperimentIsRefused() throws IOException {
+        Path model = tmp.resolve("tiny-changing");
+        TinyModels.write(model, TinyModels.Shape.TINY, 2, DType.F32);
+        Path yaml = tmp.resolve("small.yaml");
+        Files.writeString(yaml, """
+                benchmark: classicmodels
+                limit: 2
+                output: %s
+                models: {base: {path: %s}}
+                strategies: [prompt-k0]
+                settings: {max_new_tokens: 4}
+                scorers: {ts: none}
+                """.formatted(tmp.resolve("small-run"), model));
+        LadderCliTest.Run first = LadderCliTest.run("run", yaml.toString(), "--no-generation-cache", "--no-progress");
+        assertThat(first.code()).as(first.err()).isZero();
+
+        // another limit is another experiment: refused, one line naming config.yaml
+        LadderCliTest.Run other = LadderCliTest.run("run", yaml.toString(), "--limit", "1", "--no-generation-cache", "--no-progress");
+        assertThat(other.code()).isEqualTo(2);
+        assertThat(other.err()).startsWith("ladder: ").contains("config.yaml holds another experiment").contains("--out");
+        assertThat(other.err().strip()).doesNotContain("\n");
+
+        // the same experiment on other weights would mix two models in one run
+        TinyModels.write(model, TinyModels.Shape.TINY, 3, DType.F32);
+        LadderCliTest.Run changed = LadderCliTest.run("run", yaml.toString(), "--no-generation-cache", "--no-progress");
+        assertThat(changed.code()).isEqualTo(2);
+        assertThat(changed.err()).startsWith("ladder: " + model).contains("changed since this run started");
+        assertThat(changed.err().strip()).doesNotContain("\n");
+
+        // a model directory that is not there: one line, and no run directory left behind
+        Path nowhere = tmp.resolve("never-made");
+        LadderCliTest.Run missing = LadderCliTest.run("run", yaml.toString(), "--model", tmp.resolve("no-model").toString(),
+                "--out", nowhere.toString(), "--no-progress");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).startsWith("ladder: model override: models.*.path: model directory not found");
+        assertThat(missing.err().strip()).doesNotContain("\n");
+        assertThat(nowhere).doesNotExist();
+
+        assertThat(Files.readString(tmp.resolve("small-run").resolve(RunDirectory.ENVIRONMENT)))
+                .contains("fingerprint.models.base.path").contains("java.version");
+    }
+
     private static List<ItemResult> withoutTimes(List<ItemResult> rows) {
         return rows.stream().map(r -> new ItemResult(r.cell(), r.itemId(), r.category(), r.difficulty(), r.question(),
                 r.gold(), r.predicted(), r.va(), r.ex(), r.em(), r.ts(), r.error(), r.errorClass(), r.chosen(),

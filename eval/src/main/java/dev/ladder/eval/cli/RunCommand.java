@@ -6,6 +6,7 @@ import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.GenerationCache;
 import dev.ladder.pipeline.db.UserError;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -56,7 +57,13 @@ final class RunCommand implements Callable<Integer> {
         var reportFormats = ReportCommand.parseFormats(formats);
         Experiment e = ExperimentLoader.load(experimentFile);
         if (model != null) e = e.withModelOverride(model);
-        if (adapter != null) e = e.withAdapterOverride(adapter);
+        if (adapter != null) {
+            // an adapter named on the command line must be there (one the file names may still be in training)
+            if (!Files.isRegularFile(Path.of(adapter).resolve("adapter_config.json"))) {
+                throw new UserError("--adapter " + adapter + ": no PEFT adapter there (no adapter_config.json)");
+            }
+            e = e.withAdapterOverride(adapter);
+        }
         if (limit != null) e = e.withLimit(limit);
         if (out != null) e = e.withOutput(out);
         // a hub id that is not pulled is pulled when its first rung starts; here only the shape is checked
@@ -64,7 +71,7 @@ final class RunCommand implements Callable<Integer> {
         if (noCache && cacheFile != null) throw new UserError("--generation-cache and --no-generation-cache cannot be used together");
         Path cache = noCache ? null : cacheFile != null ? cacheFile : GenerationCache.defaultFile();
         ExperimentRunner.Options options = new ExperimentRunner.Options(cache, noProgress ? null : System.err, log,
-                Optional.ofNullable(url), Path.of("").toAbsolutePath());
+                Optional.ofNullable(url), Path.of(System.getProperty("ladder.home", "")).toAbsolutePath());
         ExperimentRunner.Outcome outcome = new ExperimentRunner(e, options).run();
         ReportCommand.writeReport(List.of(outcome.directory().dir()), outcome.directory().report(), reportFormats);
         PrintWriter stdout = spec.commandLine().getOut();

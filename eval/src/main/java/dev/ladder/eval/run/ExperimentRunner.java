@@ -83,6 +83,9 @@ public final class ExperimentRunner {
         List<BenchmarkItem> items = benchmark.split(experiment.split());
         if (experiment.limit() != null && experiment.limit() < items.size()) items = items.subList(0, experiment.limit());
         Map<String, ResolvedModel> resolved = resolveModels();
+        if (resolved.isEmpty()) {
+            throw new UserError("no rung can run: " + String.join("; ", experiment.warnings()));
+        }
         RunDirectory dir = RunDirectory.create(experiment.output());
 
         List<String> skipped = new ArrayList<>(experiment.warnings().stream().filter(w -> w.contains("skipping")).toList());
@@ -107,6 +110,10 @@ public final class ExperimentRunner {
             // the first words on the console come after every check: an error stays the only line
             log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
             experiment.warnings().forEach(w -> log.println("warning: " + w));
+            if (experiment.scorers().suiteMode() == ScoringSetup.Suite.STORED && !scoring.hasSuite()) {
+                log.println("warning: no test suite for " + db.name() + ": TS and its significance rows will be missing"
+                        + " (build one before the run with 'ladder testsuite build " + db.name() + "', about 2 minutes)");
+            }
             List<Cell> cells = experiment.cells();
             for (int c = 0; c < cells.size(); c++) {
                 Cell cell = cells.get(c);

@@ -98,10 +98,12 @@ public final class EmbeddedMariaDb {
             Path data = root.resolve("data");
             Path tmp = root.resolve("tmp");
             Path pidFile = root.resolve("mysqld.pid");
-            stopOrphan(pidFile);
+            boolean orphan = stopOrphan(pidFile);
             Files.createDirectories(tmp);
             boolean unpacked = Files.exists(base.resolve(".ladder-unpacked"));
-            boolean installed = Files.isDirectory(data.resolve("mysql"));
+            // a data directory a killed process's server was using does not start again (its grant tables come up
+            // missing): install afresh, which costs about a second; the benchmark load is verified and redone
+            boolean installed = !orphan && Files.isDirectory(data.resolve("mysql"));
             if (!installed) deleteTree(data); // a half-finished install is worth nothing
             Files.createDirectories(data);
 
@@ -133,7 +135,7 @@ public final class EmbeddedMariaDb {
         } catch (IOException e) {
             throw new UserError("cannot prepare the embedded database under " + root + ": " + e.getMessage(), e);
         } catch (ManagedProcessException e) {
-            throw new UserError("the embedded MariaDB under " + root + " did not start: " + rootCause(e)
+            throw new UserError("the embedded MariaDB under " + root + " did not start: " + firstError(rootCause(e))
                     + " (delete that folder to reinstall it, or use --url for an external server)", e);
         } catch (SQLException e) {
             throw new UserError("the embedded MariaDB under " + root + " refused the setup: " + e.getMessage(), e);
@@ -223,20 +225,20 @@ public final class EmbeddedMariaDb {
     }
 
     /** A server whose JVM was killed keeps running and holds the data directory: stop it. */
-    private static void stopOrphan(Path pidFile) throws IOException {
-        if (!Files.exists(pidFile)) return;
+    private static boolean stopOrphan(Path pidFile) throws IOException {
+        if (!Files.exists(pidFile)) return false;
         String text = Files.readString(pidFile).strip();
         Files.deleteIfExists(pidFile);
         long pid;
         try {
             pid = Long.parseLong(text);
         } catch (NumberFormatException e) {
-            return;
+            return true;
         }
         Optional<ProcessHandle> ph = ProcessHandle.of(pid);
-        if (ph.isEmpty() || !ph.get().isAlive()) return;
+        if (ph.isEmpty() || !ph.get().isAlive()) return true;
         String cmd = ph.get().info().command().orElse("");
-        if (!(cmd.endsWith("mysqld") || cmd.endsWith("mariadbd"))) return;
+        if (!(cmd.endsWith("mysqld") || cmd.endsWith("mariadbd"))) return true;
         log.warn("stopping a MariaDB server (pid {}) left behind by an earlier process", pid);
         ph.get().destroy();
         try {
@@ -244,10 +246,22 @@ public final class EmbeddedMariaDb {
         } catch (Exception e) {
             ph.get().destroyForcibly();
         }
+        return true;
     }
 
     static boolean runningAsRoot() {
         return "root".equals(System.getProperty("user.name"));
+    }
+
+    /** The server's first {@code [ERROR]} line of a start failure (the whole console is in the log), on one line. */
+    static String firstError(String message) {
+        if (message == null) return "unknown error";
+        for (String line : message.split("\\R")) {
+            int at = line.indexOf("[ERROR]");
+            if (at >= 0) return line.substring(at + "[ERROR]".length()).strip();
+        }
+        String first = message.strip().split("\\R", 2)[0];
+        return first.length() > 300 ? first.substring(0, 300) + "..." : first;
     }
 
     private static String rootCause(Throwable e) {

@@ -130,9 +130,19 @@ public record Trace(String questionId, String strategy, String sql, String chose
         return "(" + String.join(" ", out) + ")";
     }
 
+    /** One line, control characters escaped (raw model output can hold anything), long texts shortened. */
     private static String oneLine(String s) {
         if (s == null) return "";
-        return s.strip().replaceAll("\\s*\\R\\s*", " ");
+        String line = s.strip().replaceAll("\\s*\\R\\s*", " ");
+        StringBuilder out = new StringBuilder();
+        line.codePoints().forEach(c -> {
+            if (Character.isISOControl(c) || Character.getType(c) == Character.UNASSIGNED) {
+                out.append(String.format(java.util.Locale.ROOT, "\\u%04x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.length() > 600 ? out.substring(0, 600) + " ... (" + out.length() + " chars)" : out.toString();
     }
 
     /** Collects steps while a strategy works; {@link #build} seals them. */

@@ -68,6 +68,8 @@ public final class ExperimentRunner {
     private final Options options;
     /** Every cached model this run loaded (closed ones too), for the hit and miss counts. */
     private final List<CachedLanguageModel> cachedModels = new ArrayList<>();
+    /** What the run decided on its own (e.g. the exemplar rule), printed once the checks are done. */
+    private final List<String> notes = new ArrayList<>();
 
     public ExperimentRunner(Experiment experiment, Options options) {
         this.experiment = experiment;
@@ -83,6 +85,7 @@ public final class ExperimentRunner {
         List<BenchmarkItem> items = benchmark.split(experiment.split());
         if (experiment.limit() != null && experiment.limit() < items.size()) items = items.subList(0, experiment.limit());
         Map<String, ResolvedModel> resolved = resolveModels();
+        ExemplarSelector exemplars = exemplars(benchmark);
         if (resolved.isEmpty()) {
             throw new UserError("no rung can run: " + String.join("; ", experiment.warnings()));
         }
@@ -101,7 +104,6 @@ public final class ExperimentRunner {
             opened.add(db);
             Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
                     experiment.scorers().suite(), opened);
-            ExemplarSelector exemplars = exemplars(benchmark);
             // the config goes in first: a run directory with results always says what produced them
             dir.writeConfig(config);
             if (!Files.exists(dir.environment())) dir.writeEnvironment(Fingerprints.environment(options.repoRoot()));
@@ -110,6 +112,7 @@ public final class ExperimentRunner {
             // the first words on the console come after every check: an error stays the only line
             log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
             experiment.warnings().forEach(w -> log.println("warning: " + w));
+            notes.forEach(log::println);
             if (experiment.scorers().suiteMode() == ScoringSetup.Suite.STORED && !scoring.hasSuite()) {
                 log.println("warning: no test suite for " + db.name() + ": TS and its significance rows will be missing"
                         + " (build one before the run with 'ladder testsuite build " + db.name() + "', about 2 minutes)");
@@ -280,13 +283,33 @@ public final class ExperimentRunner {
         }
     }
 
-    private static ExemplarSelector exemplars(Benchmark benchmark) {
+    /**
+     * The k-shot rule: the fixed ClassicModels exemplars when the benchmark's train split has them, else the most
+     * similar train questions (other benchmarks); a benchmark without a train split can run only k = 0 rungs.
+     */
+    private ExemplarSelector exemplars(Benchmark benchmark) {
+        List<BenchmarkItem> train = benchmark.splits().getOrDefault("train", List.of());
         try {
             return ClassicModelsExemplars.selector(benchmark, "fixed", ClassicModelsExemplars.DEFAULT_SEED);
-        } catch (IllegalArgumentException e) {
-            throw new UserError("the k = 3 rungs use the fixed exemplars of classicmodels, but benchmark "
-                    + benchmark.name() + " does not have them: " + e.getMessage());
+        } catch (IllegalArgumentException | UserError notThere) {
+            // not ClassicModels: fall through to similarity
         }
+        boolean needsExemplars = experiment.rungs().stream().anyMatch(r -> !r.strategy().equals("prompt-k0"))
+                && !(experiment.rungs().stream().allMatch(r -> r.strategy().startsWith("agent-"))
+                        && experiment.settings().agentK() == 0);
+        if (train.isEmpty()) {
+            if (needsExemplars) {
+                throw new UserError("benchmark " + benchmark.name() + " has no train split to take k-shot exemplars from"
+                        + " (it has " + benchmark.splits().keySet() + "); use only prompt-k0, or agent rungs with"
+                        + " settings.agent_k: 0");
+            }
+            return (question, k) -> List.of();
+        }
+        if (needsExemplars) {
+            notes.add("exemplars: the train questions of " + benchmark.name()
+                    + " most similar to each question (the fixed exemplars are ClassicModels')");
+        }
+        return ClassicModelsExemplars.selector(benchmark, "similar", ClassicModelsExemplars.DEFAULT_SEED);
     }
 
     /** A run directory belongs to one experiment: resuming it with another configuration would mix results. */

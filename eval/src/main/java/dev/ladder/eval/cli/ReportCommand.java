@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -27,7 +26,7 @@ import picocli.CommandLine.Spec;
                 "  ladder report runs/a runs/b --out paper/tables --format tex,png"})
 final class ReportCommand implements Callable<Integer> {
 
-    static final List<String> ALL_FORMATS = List.of("md", "csv", "tex", "json", "png", "svg");
+    static final List<String> ALL_FORMATS = ReportWriter.Format.all().stream().map(ReportWriter.Format::extension).toList();
 
     @Spec CommandSpec spec;
 
@@ -51,12 +50,11 @@ final class ReportCommand implements Callable<Integer> {
     static Set<ReportWriter.Format> parseFormats(List<String> names) {
         Set<ReportWriter.Format> out = EnumSet.noneOf(ReportWriter.Format.class);
         for (String n : names) {
-            String name = n.strip().toLowerCase(Locale.ROOT);
-            if (name.isEmpty()) continue;
+            if (n.isBlank()) continue;
             try {
-                out.add(ReportWriter.Format.valueOf(name.toUpperCase(Locale.ROOT)));
+                out.add(ReportWriter.Format.parse(n));
             } catch (IllegalArgumentException e) {
-                throw new UserError("unknown report format '" + n + "' (known: " + String.join(", ", ALL_FORMATS) + ")");
+                throw new UserError(e.getMessage());
             }
         }
         if (out.isEmpty()) throw new UserError("--format names no format (known: " + String.join(", ", ALL_FORMATS) + ")");

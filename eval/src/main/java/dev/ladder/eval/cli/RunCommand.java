@@ -66,8 +66,6 @@ final class RunCommand implements Callable<Integer> {
         }
         if (limit != null) e = e.withLimit(limit);
         if (out != null) e = e.withOutput(out);
-        // a hub id that is not pulled is pulled when its first rung starts; here only the shape is checked
-        ExperimentLoader.validateModels(e, experimentFile.toString(), id -> true);
         if (noCache && cacheFile != null) throw new UserError("--generation-cache and --no-generation-cache cannot be used together");
         Path cache = noCache ? null : cacheFile != null ? cacheFile : GenerationCache.defaultFile();
         ExperimentRunner.Options options = new ExperimentRunner.Options(cache, noProgress ? null : System.err, log,
@@ -77,7 +75,7 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.printf(Locale.ROOT, "%d cells: %d items answered, %d already done%s; generation cache %d hits, %d misses%n",
                 outcome.cells(), outcome.answered(), outcome.resumed(),
-                outcome.skipped().isEmpty() ? "" : "; skipped: " + String.join("; ", outcome.skipped()),
+                outcome.skipped().isEmpty() ? "" : "; skipped (no adapter): " + String.join(", ", outcome.skipped()),
                 outcome.cacheHits(), outcome.cacheMisses());
         stdout.println("report: " + outcome.directory().report().resolve("report.md"));
         stdout.println(outcome.directory().dir());

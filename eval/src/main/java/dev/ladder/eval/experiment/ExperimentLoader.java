@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -121,22 +120,6 @@ public final class ExperimentLoader {
         }
         return new Experiment(name, benchmark, split, database != null ? database : b.defaultDatabase(), limit, seeds,
                 output, models, rungs, settings, scorers);
-    }
-
-    /**
-     * Checks that every model a hub id names can be had: {@code hubIdAvailable} says whether an id is pulled already or
-     * can be pulled (e.g. {@code id -> pulled(id) || online}). Directories were checked by {@link #load}.
-     *
-     * @param source the file name for the message
-     */
-    public static void validateModels(Experiment e, String source, Predicate<String> hubIdAvailable) {
-        e.models().forEach((id, m) -> {
-            if (isHubId(m.path()) && !Files.isDirectory(Path.of(m.path())) && !hubIdAvailable.test(m.path())) {
-                throw new ExperimentException(source, "models." + id + ".path", "model '" + m.path()
-                        + "' is not pulled and cannot be downloaded here; run 'ladder model pull " + m.path()
-                        + "' on a machine with internet, or set path to a model directory");
-            }
-        });
     }
 
     /**

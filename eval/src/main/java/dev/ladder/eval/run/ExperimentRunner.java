@@ -6,6 +6,7 @@ import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.eval.report.ErrorTaxonomy;
 import dev.ladder.eval.report.GoldFeatures;
 import dev.ladder.eval.score.ItemScore;
@@ -60,7 +61,7 @@ public final class ExperimentRunner {
     public record Options(Path generationCache, PrintStream progress, PrintWriter log, Optional<String> serverUrl,
                           Path repoRoot) {}
 
-    /** What a run did: cells run, items answered now, items found done, cells skipped (and why). */
+    /** What a run did: cells run, items answered now, items found done, cells skipped (their adapter is missing). */
     public record Outcome(RunDirectory directory, int cells, int answered, int resumed, List<String> skipped,
                           long cacheHits, long cacheMisses) {}
 
@@ -91,13 +92,15 @@ public final class ExperimentRunner {
         }
         RunDirectory dir = RunDirectory.create(experiment.output());
 
-        List<String> skipped = new ArrayList<>(experiment.warnings().stream().filter(w -> w.contains("skipping")).toList());
+        // a rung whose model was not resolved is one whose adapter is missing (the warnings say which)
+        List<String> skipped = experiment.cells().stream()
+                .filter(c -> !resolved.containsKey(rungOf(c).model())).map(Cell::name).toList();
         int answered = 0;
         int resumed = 0;
         long hits = 0;
         long misses = 0;
         List<Database> opened = new ArrayList<>();
-        Map<String, LoadedModel> models = new HashMap<>();
+        Map<String, LanguageModel> models = new HashMap<>();
         GenerationCache cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
         try (ResultsStore store = dir.openResults()) {
             Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl());
@@ -106,9 +109,8 @@ public final class ExperimentRunner {
                     experiment.scorers().suite(), opened);
             // the config goes in first: a run directory with results always says what produced them
             dir.writeConfig(config);
-            if (!Files.exists(dir.environment())) dir.writeEnvironment(Fingerprints.environment(options.repoRoot()));
-
             checkFingerprints(store, resolved);
+            writeEnvironment(dir, resolved);
             // the first words on the console come after every check: an error stays the only line
             log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
             experiment.warnings().forEach(w -> log.println("warning: " + w));
@@ -120,8 +122,8 @@ public final class ExperimentRunner {
             List<Cell> cells = experiment.cells();
             for (int c = 0; c < cells.size(); c++) {
                 Cell cell = cells.get(c);
-                ModelSpec spec = experiment.models().get(experiment.rungs().get(c / experiment.seeds().size()).model());
-                if (spec.adapterMissing()) continue;
+                String modelKey = rungOf(cell).model();
+                if (!resolved.containsKey(modelKey)) continue;
                 store.putCell(cell);
                 Set<String> done = store.finishedItems(cell.name());
                 List<Integer> todo = new ArrayList<>();
@@ -131,10 +133,9 @@ public final class ExperimentRunner {
                     log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), items.size(), items.size());
                     continue;
                 }
-                String modelKey = experiment.rungs().get(c / experiment.seeds().size()).model();
-                LoadedModel model = models.computeIfAbsent(modelKey, k -> load(resolved.get(k), cache));
+                LanguageModel model = models.computeIfAbsent(modelKey, k -> load(resolved.get(k), cache));
                 Strategy strategy = Strategies.byName(cell.strategy());
-                StrategyContext context = StrategyContext.of(model.model(), db, exemplars,
+                StrategyContext context = StrategyContext.of(model, db, exemplars,
                         experiment.settings().toSettings(cell.seed()));
                 answered += runCell(cell, strategy, context, items, todo, scoring, store);
                 closeUnused(models, c, cells);
@@ -146,16 +147,18 @@ public final class ExperimentRunner {
             }
             dir.writePredictions(store, RunDirectory.dbIds(benchmark, items));
             dir.writeTraces(store);
-            writeFingerprints(dir, store);
             return new Outcome(dir, store.cells().size(), answered, resumed, skipped, hits, misses);
         } finally {
-            models.values().forEach(m -> m.model().close());
+            models.values().forEach(LanguageModel::close);
             if (cache != null) cache.close();
             for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
         }
     }
 
-    private record LoadedModel(LanguageModel model) {}
+    /** The rung a cell runs (cells are rung-major: one per rung and seed, in order). */
+    private RungSpec rungOf(Cell cell) {
+        return experiment.rungs().get(cell.index() / experiment.seeds().size());
+    }
 
     private int runCell(Cell cell, Strategy strategy, StrategyContext context, List<BenchmarkItem> items,
                         List<Integer> todo, Scoring scoring, ResultsStore store) {
@@ -221,39 +224,51 @@ public final class ExperimentRunner {
 
     private static void checkFingerprints(ResultsStore store, Map<String, ResolvedModel> models) {
         models.forEach((id, m) -> {
-            checkFingerprint(store, "fingerprint.models." + id + ".path", m.modelPrint(), m.dir());
-            if (m.adapter() != null) checkFingerprint(store, "fingerprint.models." + id + ".adapter", m.adapterPrint(), m.adapter());
+            checkFingerprint(store, fingerprintKey(id, "path"), m.modelPrint(), m.dir());
+            if (m.adapter() != null) checkFingerprint(store, fingerprintKey(id, "adapter"), m.adapterPrint(), m.adapter());
         });
     }
 
-    private LoadedModel load(ResolvedModel m, GenerationCache cache) {
+    private LanguageModel load(ResolvedModel m, GenerationCache cache) {
         ModelSpec spec = m.spec();
         options.log().println("loading " + m.dir() + (m.adapter() == null ? "" : " + adapter " + m.adapter())
                 + " (" + spec.engine() + ", " + spec.dtype() + ")");
         options.log().flush();
         LanguageModel model = ModelLoader.load(m.dir(), m.adapter(), spec.engine(), spec.dtype());
-        if (cache == null) return new LoadedModel(model);
+        if (cache == null) return model;
         // dtype and device change the numbers (auto is f32 on a CPU, f16 on a GPU): part of the model's identity
         String cacheIdentity = m.modelPrint() + "/" + spec.engine() + "/" + spec.dtype() + "/"
                 + ai.djl.engine.Engine.getEngine("PyTorch").defaultDevice().getDeviceType();
         CachedLanguageModel cached = new CachedLanguageModel(model, cacheIdentity, m.adapterPrint(), cache);
         cachedModels.add(cached);
-        return new LoadedModel(cached);
+        return cached;
     }
 
-    /** environment.json gains the model and adapter fingerprints of the run (the first start's values stay). */
-    private static void writeFingerprints(RunDirectory dir, ResultsStore store) {
+    /**
+     * environment.json: written at the first start (git sha, JVM, engine, the model and adapter fingerprints); a
+     * later start only adds the fingerprints of models it runs for the first time (an adapter trained meanwhile).
+     */
+    private void writeEnvironment(RunDirectory dir, Map<String, ResolvedModel> resolved) {
         Map<String, String> env = new java.util.TreeMap<>();
         try {
             if (Files.isRegularFile(dir.environment())) {
                 env.putAll(new com.fasterxml.jackson.databind.ObjectMapper().readValue(dir.environment().toFile(),
                         new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {}));
+            } else {
+                env.putAll(Fingerprints.environment(options.repoRoot()));
             }
         } catch (IOException e) {
             throw new UserError("cannot read " + dir.environment() + ": " + e.getMessage());
         }
-        for (String model : List.copyOf(store.metaKeys("fingerprint."))) env.putIfAbsent(model, store.meta(model));
+        resolved.forEach((id, m) -> {
+            env.putIfAbsent(fingerprintKey(id, "path"), m.modelPrint());
+            if (m.adapter() != null) env.putIfAbsent(fingerprintKey(id, "adapter"), m.adapterPrint());
+        });
         dir.writeEnvironment(env);
+    }
+
+    private static String fingerprintKey(String modelId, String field) {
+        return "fingerprint.models." + modelId + "." + field;
     }
 
     private static void checkFingerprint(ResultsStore store, String key, String print, Path dir) {
@@ -268,16 +283,12 @@ public final class ExperimentRunner {
     }
 
     /** Closes the models no later cell uses (an 8B model should not stay in memory beside the next one). */
-    private void closeUnused(Map<String, LoadedModel> models, int current, List<Cell> cells) {
-        int perRung = experiment.seeds().size();
+    private void closeUnused(Map<String, LanguageModel> models, int current, List<Cell> cells) {
+        List<Cell> later = cells.subList(current + 1, cells.size());
         for (var it = models.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
-            boolean later = false;
-            for (int c = current + 1; c < cells.size(); c++) {
-                if (experiment.rungs().get(c / perRung).model().equals(e.getKey())) later = true;
-            }
-            if (!later) {
-                e.getValue().model().close();
+            if (later.stream().noneMatch(c -> rungOf(c).model().equals(e.getKey()))) {
+                e.getValue().close();
                 it.remove();
             }
         }

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -387,21 +386,6 @@ public final class ResultsStore implements AutoCloseable {
             try (ResultSet rs = s.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
             }
-        } catch (SQLException e) {
-            throw failure("read meta", e);
-        }
-    }
-
-    /** The meta keys that start with {@code prefix}, sorted. */
-    public synchronized List<String> metaKeys(String prefix) {
-        try (PreparedStatement s = db.prepareStatement("SELECT key FROM meta WHERE substr(key, 1, ?) = ? ORDER BY key")) {
-            s.setInt(1, prefix.length());
-            s.setString(2, prefix);
-            List<String> out = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) out.add(rs.getString(1));
-            }
-            return out;
         } catch (SQLException e) {
             throw failure("read meta", e);
         }

@@ -171,6 +171,27 @@ class RunResumeTest {
                 .contains("fingerprint.models.base.path").contains("java.version");
     }
 
+    @Test
+    void aHubModelThatCannotBePulledEndsInOneLineBeforeAnythingIsMade() {
+        String oldCache = System.getProperty("ladder.cache.dir");
+        System.setProperty("ladder.cache.dir", tmp.resolve("empty-cache").toString());
+        System.setProperty("ladder.hf.endpoint", "http://127.0.0.1:9"); // nothing listens: offline
+        try {
+            Path out = tmp.resolve("offline-run");
+            LadderCliTest.Run run = LadderCliTest.run("run", Path.of("..", "experiments", "smoke.yaml").toString(),
+                    "--out", out.toString(), "--no-progress");
+            assertThat(run.code()).isEqualTo(2);
+            String last = run.err().strip().lines().reduce((a, b) -> b).orElse("");
+            assertThat(last).startsWith("ladder: model 'Qwen/Qwen2.5-0.5B-Instruct' is not in the store and could not be pulled")
+                    .contains("--model DIR");
+            assertThat(out).doesNotExist();
+        } finally {
+            if (oldCache == null) System.clearProperty("ladder.cache.dir");
+            else System.setProperty("ladder.cache.dir", oldCache);
+            System.clearProperty("ladder.hf.endpoint");
+        }
+    }
+
     private static List<ItemResult> withoutTimes(List<ItemResult> rows) {
         return rows.stream().map(r -> new ItemResult(r.cell(), r.itemId(), r.category(), r.difficulty(), r.question(),
                 r.gold(), r.predicted(), r.va(), r.ex(), r.em(), r.ts(), r.error(), r.errorClass(), r.chosen(),

@@ -1,10 +1,12 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.adapters.MergeBase;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.pipeline.db.ClassicModels;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
@@ -58,6 +60,12 @@ final class AskCommand implements Callable<Integer> {
     @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
             description = "Weights in memory (default ${DEFAULT-VALUE}: f32 on CPU, f16 on GPU).")
     String dtype;
+    @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
+            description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
+    String device;
+    @Option(names = "--merge-base", defaultValue = "full", paramLabel = "full|nf4",
+            description = "With --adapter: merge into the base's weights (full) or its NF4 round trip (nf4, as QLoRA trained).")
+    String mergeBase;
     @Option(names = "--benchmark", paramLabel = "NAME|PATH",
             description = "Benchmark whose train split gives the exemplars (default: classicmodels for the classicmodels "
                     + "database, else none and the prompts carry no exemplars).")
@@ -102,6 +110,7 @@ final class AskCommand implements Callable<Integer> {
         if (!rule.equals("fixed") && !rule.equals("similar")) {
             throw new UserError("--exemplars must be fixed or similar, got '" + exemplarRule + "'");
         }
+        ModelLoader.LoadSpec load = loadSpec();
         Path modelDir = ModelCommand.resolve(model);
         if (adapter != null && !Files.isDirectory(adapter)) {
             throw new UserError("adapter directory not found: " + adapter);
@@ -109,12 +118,20 @@ final class AskCommand implements Callable<Integer> {
         try (Database db = options.open(database)) {
             ExemplarSelector exemplars = exemplars(rule);
             Answer answer;
-            try (LanguageModel lm = ModelLoader.load(modelDir, adapter, "djl", dtype)) {
+            try (LanguageModel lm = ModelLoader.load(modelDir, adapter, load, spec.commandLine().getErr()).model()) {
                 answer = rung.answer(new Question("ask", question), StrategyContext.of(lm, db, exemplars, settings));
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,
                     spec.commandLine().getOut(), spec.commandLine().getErr());
         }
+    }
+
+    private ModelLoader.LoadSpec loadSpec() {
+        DeviceChoice where = DeviceOptions.parse(device);
+        String mb = mergeBase.strip().toLowerCase(Locale.ROOT);
+        if (!mb.equals("full") && !mb.equals("nf4")) throw new UserError("--merge-base must be full or nf4, got '" + mergeBase + "'");
+        if (mb.equals("nf4") && adapter == null) throw new UserError("--merge-base nf4 applies to an --adapter; none given");
+        return new ModelLoader.LoadSpec("djl", dtype, where, MergeBase.valueOf(mb.toUpperCase(Locale.ROOT)));
     }
 
     private Settings settings() {

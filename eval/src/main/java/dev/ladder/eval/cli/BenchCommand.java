@@ -191,6 +191,9 @@ final class BenchCommand {
         int newTokens;
         @Option(names = "--threads", paramLabel = "N", description = "PyTorch intra-op threads (default: all cores).")
         Integer threads;
+        @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
+                description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
+        String device;
 
         @Override
         public Integer call() {
@@ -201,11 +204,12 @@ final class BenchCommand {
             if (newTokens < 2) throw new UserError("--new-tokens must be >= 2, got " + newTokens);
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             if (t < 1) throw new UserError("--threads must be >= 1, got " + t);
+            var where = DeviceOptions.parse(device);
             Path dir = ModelCommand.resolve(model);
             dev.ladder.inference.llm.GenerationBenchmark.Result r;
             try {
                 r = dev.ladder.inference.llm.GenerationBenchmark.run(dir,
-                        ai.djl.engine.Engine.getEngine("PyTorch").defaultDevice(), t, batches, promptTokens, newTokens);
+                        DeviceOptions.resolve(where), t, batches, promptTokens, newTokens);
             } catch (dev.ladder.inference.model.ModelException e) {
                 throw new UserError(e.getMessage(), e);
             }

@@ -1,6 +1,5 @@
 package dev.ladder.eval.cli;
 
-import ai.djl.engine.Engine;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.inference.Candidate;
@@ -9,6 +8,7 @@ import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.PromptFormat;
+import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.Sampling;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.model.ModelConfig;
@@ -51,6 +51,9 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--stop", paramLabel = "S", description = "Stop string (repeatable); the text is cut before it.") List<String> stops = new ArrayList<>();
     @Option(names = "-n", paramLabel = "N", defaultValue = "1", description = "Candidates (default ${DEFAULT-VALUE}).") int n;
     @Option(names = "--prompt-ids", paramLabel = "IDS", description = "The prompt as comma-separated token ids instead of text.") String promptIds;
+    @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
+            description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
+    String device;
     @Option(names = "--json", description = "Print {\"ids\":[...],\"text\":...} (one line per candidate).") boolean json;
     @Parameters(arity = "0..1", paramLabel = "PROMPT") String prompt;
 
@@ -65,6 +68,7 @@ final class GenerateCommand implements Callable<Integer> {
         if (n < 1) throw new UserError("-n must be >= 1, got " + n);
         if (stops.contains("")) throw new UserError("--stop: an empty stop string would stop at once");
 
+        DeviceChoice where = DeviceOptions.parse(device);
         Path dir = ModelCommand.resolve(model);
         Tokenizer tokenizer = null;
         try {
@@ -82,7 +86,7 @@ final class GenerateCommand implements Callable<Integer> {
             Set<Integer> stopIds = new LinkedHashSet<>(tokenizer.eosIds());
             GenerationRequest request = new GenerationRequest(text, ids, maxTokens, sampling, n, seed, stopIds, stops);
             Completion completion;
-            try (LanguageModel lm = DjlLanguageModel.load(dir, Engine.getEngine("PyTorch").defaultDevice(), DjlLanguageModel.Options.DEFAULT)) {
+            try (LanguageModel lm = DjlLanguageModel.load(dir, DeviceOptions.resolve(where), DjlLanguageModel.Options.DEFAULT)) {
                 completion = lm.generate(List.of(request)).get(0);
             }
             print(completion);

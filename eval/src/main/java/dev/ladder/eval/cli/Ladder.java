@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.inference.device.TorchSetupException;
 import dev.ladder.pipeline.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +16,7 @@ import picocli.CommandLine.ScopeType;
         mixinStandardHelpOptions = true,
         versionProvider = Ladder.Version.class,
         description = "Text-to-SQL research with local open models: databases, benchmarks, the ablation ladder.",
-        subcommands = {DbCommand.class, SqlCommand.class, BenchCommand.class, TestSuiteCommand.class, EvalCommand.class, ModelCommand.class, GenerateCommand.class, AdaptersCommand.class, AskCommand.class, RunCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DbCommand.class, SqlCommand.class, BenchCommand.class, TestSuiteCommand.class, EvalCommand.class, ModelCommand.class, EnvCommand.class, GenerateCommand.class, AdaptersCommand.class, AskCommand.class, RunCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Ladder {
 
     public static final int USER_ERROR = 2;
@@ -41,7 +42,7 @@ public final class Ladder {
             return USER_ERROR;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof UserError) {
+            if (ex instanceof UserError || ex instanceof TorchSetupException) {
                 err.println("ladder: " + ex.getMessage());
                 return USER_ERROR;
             }

@@ -34,6 +34,12 @@ final class RunCommand implements Callable<Integer> {
     String model;
     @Option(names = "--adapter", paramLabel = "DIR", description = "Use this PEFT adapter for every model of the file that has one.")
     String adapter;
+    @Option(names = "--device", paramLabel = "auto|cpu|cuda[:N]",
+            description = "Run every model of the file on this device (default: each model's device:, auto).")
+    String device;
+    @Option(names = "--dtype", paramLabel = "auto|f32|f16|int8",
+            description = "Load every model of the file with this dtype (default: each model's dtype:, auto).")
+    String dtype;
     @Option(names = "--limit", paramLabel = "N", description = "Only the first N items of the split.")
     Integer limit;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: the file's output).")
@@ -64,6 +70,8 @@ final class RunCommand implements Callable<Integer> {
             }
             e = e.withAdapterOverride(adapter);
         }
+        if (device != null) e = e.withDeviceOverride(device);
+        if (dtype != null) e = e.withDtypeOverride(dtype);
         if (limit != null) e = e.withLimit(limit);
         if (out != null) e = e.withOutput(out);
         if (noCache && cacheFile != null) throw new UserError("--generation-cache and --no-generation-cache cannot be used together");

@@ -115,6 +115,22 @@ public record Experiment(String name, String benchmark, String split, String dat
         return withModels(m -> m.hasAdapter() ? m.withAdapter(adapterDir) : m);
     }
 
+    /** Every model's dtype replaced ({@code ladder run --dtype}). */
+    public Experiment withDtypeOverride(String dtype) {
+        if (!ExperimentLoader.KNOWN_DTYPES.contains(dtype)) {
+            throw new ExperimentException("dtype override", "models.*.dtype", "unknown dtype '" + dtype + "'; known: "
+                    + String.join(", ", ExperimentLoader.KNOWN_DTYPES));
+        }
+        return withModels(m -> m.withDtype(dtype));
+    }
+
+    /** Every model's device replaced ({@code ladder run --device}). */
+    public Experiment withDeviceOverride(String device) {
+        String problem = ExperimentLoader.deviceProblem(device);
+        if (problem != null) throw new ExperimentException("device override", "models.*.device", problem);
+        return withModels(m -> m.withDevice(device));
+    }
+
     /** Only the first {@code n} items of the split. */
     public Experiment withLimit(int n) {
         if (n < 1) throw new ExperimentException("limit override", "limit", "must be >= 1, got " + n);

@@ -39,7 +39,8 @@ public final class ExperimentLoader {
 
     static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "limit", "seeds", "output",
             "models", "strategies", "settings", "scorers");
-    static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype");
+    static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype", "device", "merge_base");
+    public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
             "tabular_prompt", "agent_k", "stop_strings", "timeout_seconds", "row_cap");
@@ -191,10 +192,27 @@ public final class ExperimentLoader {
             if (adapter != null) path(m, m.field("adapter"), adapter);
             String engine = m.choice("engine", ModelSpec.DEFAULT_ENGINE, KNOWN_ENGINES, "engine");
             String dtype = m.choice("dtype", ModelSpec.DEFAULT_DTYPE, KNOWN_DTYPES, "dtype");
-            models.put(id, new ModelSpec(p, adapter, engine, dtype));
+            String device = m.string("device", ModelSpec.DEFAULT_DEVICE);
+            String deviceProblem = deviceProblem(device);
+            if (deviceProblem != null) throw m.error(m.field("device"), deviceProblem);
+            String mergeBase = m.choice("merge_base", ModelSpec.DEFAULT_MERGE_BASE, KNOWN_MERGE_BASES, "merge base");
+            if (adapter == null && !mergeBase.equals(ModelSpec.DEFAULT_MERGE_BASE)) {
+                throw m.error(m.field("merge_base"), "merge_base " + mergeBase + " applies to an adapter; this model has none");
+            }
+            models.put(id, new ModelSpec(p, adapter, engine, dtype, device, mergeBase));
         }
         if (models.isEmpty()) throw root.error("models", "is empty; define at least one model");
         return models;
+    }
+
+    /** Why a device string is not one the engine accepts, or null (the device itself is checked at load time). */
+    static String deviceProblem(String device) {
+        try {
+            dev.ladder.inference.device.DeviceChoice.parse(device, "device");
+            return null;
+        } catch (dev.ladder.inference.device.TorchSetupException e) {
+            return "unknown device '" + device + "'; use auto, cpu, cuda or cuda:N";
+        }
     }
 
     private static List<RungSpec> rungs(Fields root, Map<String, ModelSpec> models) {

@@ -11,17 +11,29 @@ import java.util.Objects;
  *                the model store; see {@link ExperimentLoader#isHubId(String)}
  * @param adapter a PEFT LoRA adapter directory merged at load time, or null for none
  * @param engine  inference engine ({@link ExperimentLoader#KNOWN_ENGINES})
- * @param dtype   weights in memory ({@link ExperimentLoader#KNOWN_DTYPES})
+ * @param dtype     weights in memory ({@link ExperimentLoader#KNOWN_DTYPES})
+ * @param device    where it runs: {@code auto}, {@code cpu}, {@code cuda}, {@code cuda:N}
+ * @param mergeBase what the adapter is merged into: {@code full} (the base's own weights) or {@code nf4} (the base
+ *                  after the NF4 round trip the QLoRA adapter was trained on); {@code full} without an adapter
  */
-public record ModelSpec(String path, String adapter, String engine, String dtype) {
+public record ModelSpec(String path, String adapter, String engine, String dtype, String device, String mergeBase) {
 
     public static final String DEFAULT_ENGINE = "djl";
     public static final String DEFAULT_DTYPE = "auto";
+    public static final String DEFAULT_DEVICE = "auto";
+    public static final String DEFAULT_MERGE_BASE = "full";
 
     public ModelSpec {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(dtype, "dtype");
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(mergeBase, "mergeBase");
+    }
+
+    /** A model with the default device ({@code auto}) and merge base ({@code full}). */
+    public ModelSpec(String path, String adapter, String engine, String dtype) {
+        this(path, adapter, engine, dtype, DEFAULT_DEVICE, DEFAULT_MERGE_BASE);
     }
 
     public boolean hasAdapter() {
@@ -37,10 +49,18 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
     }
 
     public ModelSpec withPath(String p) {
-        return new ModelSpec(p, adapter, engine, dtype);
+        return new ModelSpec(p, adapter, engine, dtype, device, mergeBase);
     }
 
     public ModelSpec withAdapter(String a) {
-        return new ModelSpec(path, a, engine, dtype);
+        return new ModelSpec(path, a, engine, dtype, device, mergeBase);
+    }
+
+    public ModelSpec withDtype(String d) {
+        return new ModelSpec(path, adapter, engine, d, device, mergeBase);
+    }
+
+    public ModelSpec withDevice(String d) {
+        return new ModelSpec(path, adapter, engine, dtype, d, mergeBase);
     }
 }

@@ -37,6 +37,8 @@ final class ResolvedYaml {
             line(b, 4, "adapter", m.adapter() == null ? "null" : str(m.adapter()));
             line(b, 4, "engine", str(m.engine()));
             line(b, 4, "dtype", str(m.dtype()));
+            line(b, 4, "device", str(m.device()));
+            line(b, 4, "merge_base", str(m.mergeBase()));
         });
         b.append("strategies:\n");
         for (RungSpec r : e.rungs()) {

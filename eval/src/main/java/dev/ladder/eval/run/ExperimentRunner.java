@@ -59,7 +59,19 @@ public final class ExperimentRunner {
      * @param repoRoot        the checkout, for the environment's git sha
      */
     public record Options(Path generationCache, PrintStream progress, PrintWriter log, Optional<String> serverUrl,
-                          Path repoRoot) {}
+                          Path repoRoot, ModelSource models) {
+        /** Options that load models with {@link ModelLoader}. */
+        public Options(Path generationCache, PrintStream progress, PrintWriter log, Optional<String> serverUrl,
+                       Path repoRoot) {
+            this(generationCache, progress, log, serverUrl, repoRoot, ModelLoader::load);
+        }
+    }
+
+    /** How the runner gets a loaded model (tests count loads through it). */
+    @FunctionalInterface
+    public interface ModelSource {
+        ModelLoader.Loaded load(Path modelDir, Path adapter, ModelLoader.LoadSpec spec, PrintWriter log);
+    }
 
     /** What a run did: cells run, items answered now, items found done, cells skipped (their adapter is missing). */
     public record Outcome(RunDirectory directory, int cells, int answered, int resumed, List<String> skipped,
@@ -100,7 +112,6 @@ public final class ExperimentRunner {
         long hits = 0;
         long misses = 0;
         List<Database> opened = new ArrayList<>();
-        Map<String, LanguageModel> models = new HashMap<>();
         GenerationCache cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
         try (ResultsStore store = dir.openResults()) {
             Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl());
@@ -119,27 +130,36 @@ public final class ExperimentRunner {
                 log.println("warning: no test suite for " + db.name() + ": TS and its significance rows will be missing"
                         + " (build one before the run with 'ladder testsuite build " + db.name() + "', about 2 minutes)");
             }
-            List<Cell> cells = experiment.cells();
-            for (int c = 0; c < cells.size(); c++) {
-                Cell cell = cells.get(c);
-                String modelKey = rungOf(cell).model();
+            // one model resident at a time: all cells of a model run together, and it is freed before the next loads
+            // (rows are keyed by cell and item, and every output is read back in cell order, so the order of work
+            // does not change any result)
+            for (List<Cell> group : cellsByModel()) {
+                String modelKey = rungOf(group.get(0)).model();
                 if (!resolved.containsKey(modelKey)) continue;
-                store.putCell(cell);
-                Set<String> done = store.finishedItems(cell.name());
-                List<Integer> todo = new ArrayList<>();
-                for (int i = 0; i < items.size(); i++) if (!done.contains(items.get(i).id())) todo.add(i);
-                resumed += items.size() - todo.size();
-                if (todo.isEmpty()) {
-                    log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), items.size(), items.size());
-                    continue;
+                Map<Cell, List<Integer>> todo = new java.util.LinkedHashMap<>();
+                for (Cell cell : group) {
+                    store.putCell(cell);
+                    Set<String> done = store.finishedItems(cell.name());
+                    List<Integer> left = new ArrayList<>();
+                    for (int i = 0; i < items.size(); i++) if (!done.contains(items.get(i).id())) left.add(i);
+                    resumed += items.size() - left.size();
+                    if (left.isEmpty()) {
+                        log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), items.size(), items.size());
+                    } else {
+                        todo.put(cell, left);
+                    }
                 }
-                LanguageModel model = models.computeIfAbsent(modelKey, k -> load(resolved.get(k), cache));
-                Strategy strategy = Strategies.byName(cell.strategy());
-                StrategyContext context = StrategyContext.of(model, db, exemplars,
-                        experiment.settings().toSettings(cell.seed()));
-                answered += runCell(cell, strategy, context, items, todo, scoring, store);
-                closeUnused(models, c, cells);
-                log.flush();
+                if (todo.isEmpty()) continue;
+                try (LanguageModel model = load(modelKey, resolved.get(modelKey), cache, dir)) {
+                    for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
+                        Cell cell = e.getKey();
+                        Strategy strategy = Strategies.byName(cell.strategy());
+                        StrategyContext context = StrategyContext.of(model, db, exemplars,
+                                experiment.settings().toSettings(cell.seed()));
+                        answered += runCell(cell, strategy, context, items, e.getValue(), scoring, store);
+                        log.flush();
+                    }
+                }
             }
             for (CachedLanguageModel cached : cachedModels) {
                 hits += cached.hits();
@@ -149,7 +169,6 @@ public final class ExperimentRunner {
             dir.writeTraces(store);
             return new Outcome(dir, store.cells().size(), answered, resumed, skipped, hits, misses);
         } finally {
-            models.values().forEach(LanguageModel::close);
             if (cache != null) cache.close();
             for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
         }
@@ -229,19 +248,46 @@ public final class ExperimentRunner {
         });
     }
 
-    private LanguageModel load(ResolvedModel m, GenerationCache cache) {
+    /** The cells of each model, models in the order of their first cell, cells in experiment order. */
+    private List<List<Cell>> cellsByModel() {
+        Map<String, List<Cell>> groups = new java.util.LinkedHashMap<>();
+        for (Cell c : experiment.cells()) groups.computeIfAbsent(rungOf(c).model(), k -> new ArrayList<>()).add(c);
+        return List.copyOf(groups.values());
+    }
+
+    private LanguageModel load(String id, ResolvedModel m, GenerationCache cache, RunDirectory dir) {
         ModelSpec spec = m.spec();
-        options.log().println("loading " + m.dir() + (m.adapter() == null ? "" : " + adapter " + m.adapter())
-                + " (" + spec.engine() + ", " + spec.dtype() + ")");
-        options.log().flush();
-        LanguageModel model = ModelLoader.load(m.dir(), m.adapter(), spec.engine(), spec.dtype());
+        ModelLoader.Loaded loaded = options.models().load(m.dir(), m.adapter(), ModelLoader.LoadSpec.of(spec), options.log());
+        recordLoad(dir, id, loaded);
+        LanguageModel model = loaded.model();
         if (cache == null) return model;
-        // dtype and device change the numbers (auto is f32 on a CPU, f16 on a GPU): part of the model's identity
-        String cacheIdentity = m.modelPrint() + "/" + spec.engine() + "/" + spec.dtype() + "/"
-                + ai.djl.engine.Engine.getEngine("PyTorch").defaultDevice().getDeviceType();
+        // dtype and device change the numbers (f16 on a GPU, f32 on a CPU): part of the model's identity
+        String cacheIdentity = m.modelPrint() + "/" + spec.engine() + "/" + loaded.dtype() + "/"
+                + loaded.device().getDeviceType()
+                + (m.adapter() != null && !spec.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "/" + spec.mergeBase() : "");
         CachedLanguageModel cached = new CachedLanguageModel(model, cacheIdentity, m.adapterPrint(), cache);
         cachedModels.add(cached);
         return cached;
+    }
+
+    /** Adds where and how a model was loaded to environment.json (the first start's values stay). */
+    private static void recordLoad(RunDirectory dir, String id, ModelLoader.Loaded loaded) {
+        Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+        String p = "models." + id + ".";
+        env.putIfAbsent(p + "device", dev.ladder.inference.device.DeviceChoice.label(loaded.device()));
+        env.putIfAbsent(p + "dtype", loaded.dtype());
+        env.putIfAbsent(p + "load_millis", Long.toString(loaded.loadMillis()));
+        dir.writeEnvironment(env);
+    }
+
+    private static Map<String, String> readEnvironment(RunDirectory dir) {
+        if (!Files.isRegularFile(dir.environment())) return Map.of();
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(dir.environment().toFile(),
+                    new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {});
+        } catch (IOException e) {
+            throw new UserError("cannot read " + dir.environment() + ": " + e.getMessage());
+        }
     }
 
     /**
@@ -249,16 +295,10 @@ public final class ExperimentRunner {
      * later start only adds the fingerprints of models it runs for the first time (an adapter trained meanwhile).
      */
     private void writeEnvironment(RunDirectory dir, Map<String, ResolvedModel> resolved) {
-        Map<String, String> env = new java.util.TreeMap<>();
-        try {
-            if (Files.isRegularFile(dir.environment())) {
-                env.putAll(new com.fasterxml.jackson.databind.ObjectMapper().readValue(dir.environment().toFile(),
-                        new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {}));
-            } else {
-                env.putAll(Fingerprints.environment(options.repoRoot()));
-            }
-        } catch (IOException e) {
-            throw new UserError("cannot read " + dir.environment() + ": " + e.getMessage());
+        Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+        if (env.isEmpty()) {
+            env.putAll(Fingerprints.environment(options.repoRoot()));
+            env.putAll(TorchEnvironment.entries());
         }
         resolved.forEach((id, m) -> {
             env.putIfAbsent(fingerprintKey(id, "path"), m.modelPrint());
@@ -279,18 +319,6 @@ public final class ExperimentRunner {
             throw new UserError(dir + " changed since this run started (fingerprint " + print.substring(0, 12)
                     + ", the run has " + stored.substring(0, Math.min(12, stored.length()))
                     + "): its rows would mix two models; use the same files, or --out NEW_DIR");
-        }
-    }
-
-    /** Closes the models no later cell uses (an 8B model should not stay in memory beside the next one). */
-    private void closeUnused(Map<String, LanguageModel> models, int current, List<Cell> cells) {
-        List<Cell> later = cells.subList(current + 1, cells.size());
-        for (var it = models.entrySet().iterator(); it.hasNext(); ) {
-            var e = it.next();
-            if (later.stream().noneMatch(c -> rungOf(c).model().equals(e.getKey()))) {
-                e.getValue().close();
-                it.remove();
-            }
         }
     }
 

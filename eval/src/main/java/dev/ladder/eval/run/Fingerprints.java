@@ -118,9 +118,8 @@ public final class Fingerprints {
      * What a run ran on, sorted by key: {@code git.sha} and {@code git.dirty} (tracked files changed; "unknown"
      * without git or outside a work tree), {@code java.version}, {@code java.vendor}, {@code java.vm}, {@code os.name},
      * {@code os.arch}, {@code os.version}, {@code cpu.processors}, {@code memory.max_heap_bytes},
-     * {@code djl.version}, {@code pytorch.version} (the native version DJL is configured to load, read from its jar
-     * without loading it; the {@code PYTORCH_VERSION} environment variable overrides it as it does for DJL),
-     * {@code pytorch.flavor} (the {@code PYTORCH_FLAVOR} variable, or "auto") and {@code ladder.version}.
+     * {@code djl.version} and {@code ladder.version}. What libtorch was loaded and which devices it sees is
+     * {@link TorchEnvironment}'s (it starts the engine; this does not).
      */
     public static Map<String, String> environment(Path repoRoot) {
         Map<String, String> env = new TreeMap<>();
@@ -137,11 +136,6 @@ public final class Fingerprints {
         env.put("cpu.processors", Integer.toString(Runtime.getRuntime().availableProcessors()));
         env.put("memory.max_heap_bytes", Long.toString(Runtime.getRuntime().maxMemory()));
         env.put("djl.version", property(ai.djl.engine.Engine.class, "/ai/djl/engine/api.properties", "djl_version"));
-        String pytorch = System.getenv("PYTORCH_VERSION");
-        env.put("pytorch.version", pytorch != null && !pytorch.isBlank() ? pytorch
-                : property(ai.djl.engine.Engine.class, "/pytorch-engine.properties", "pytorch_version"));
-        String flavor = System.getenv("PYTORCH_FLAVOR");
-        env.put("pytorch.flavor", flavor != null && !flavor.isBlank() ? flavor : "auto");
         env.put("ladder.version", property(Fingerprints.class, "/ladder-version.properties", "version"));
         return Collections.unmodifiableMap(env);
     }

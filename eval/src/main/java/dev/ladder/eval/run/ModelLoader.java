@@ -1,8 +1,12 @@
 package dev.ladder.eval.run;
 
-import ai.djl.engine.Engine;
+import ai.djl.Device;
 import dev.ladder.adapters.AdaptedModels;
 import dev.ladder.adapters.AdapterException;
+import dev.ladder.adapters.MergeBase;
+import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.inference.device.DeviceChoice;
+import dev.ladder.inference.device.TorchSetupException;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.LlamaModel;
@@ -49,29 +53,85 @@ public final class ModelLoader {
     }
 
     /**
-     * @param dtype   {@code auto} (f32 on CPU, f16 on GPU), {@code f32}, {@code f16}, or {@code int8} (int8 weights,
-     *                compute as auto)
-     * @param adapter a PEFT LoRA directory merged at load time, or null
+     * How to load a model: engine, dtype ({@code auto}, {@code f32}, {@code f16}, {@code int8}), device and, for a
+     * model with an adapter, the merge base.
      */
-    public static LanguageModel load(Path modelDir, Path adapter, String engine, String dtype) {
-        if (!"djl".equals(engine)) {
-            throw new UserError("engine '" + engine + "' is not available for experiments (use djl)");
+    public record LoadSpec(String engine, String dtype, DeviceChoice device, MergeBase mergeBase) {
+        public static LoadSpec of(ModelSpec spec) {
+            return new LoadSpec(spec.engine(), spec.dtype(), DeviceChoice.parse(spec.device(), "device"),
+                    MergeBase.valueOf(spec.mergeBase().toUpperCase(Locale.ROOT)));
         }
-        LlamaModel.Options model = switch (dtype.toLowerCase(Locale.ROOT)) {
-            case "auto" -> new LlamaModel.Options(LlamaModel.Precision.AUTO, false, 0);
+    }
+
+    /** A loaded model, where it runs, the dtype {@code auto} resolved to, and how long loading took. */
+    public record Loaded(LanguageModel model, Device device, String dtype, long loadMillis) {}
+
+    /**
+     * Resolves the device and dtype, says on {@code log} what it loads where (before loading, so a slow or failing
+     * load is attributable), loads, and says how long it took.
+     *
+     * @param adapter a PEFT LoRA directory merged at load time, or null
+     * @param log     where the two lines go, or null for none
+     * @throws UserError for an unknown engine or dtype, a device the loaded libtorch cannot serve, or a bad model
+     */
+    public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log) {
+        if (!"djl".equals(spec.engine())) {
+            throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use djl)");
+        }
+        Device device;
+        try {
+            device = spec.device().resolve();
+        } catch (TorchSetupException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        String dtype = resolveDtype(spec.dtype(), device);
+        LlamaModel.Options model = switch (dtype) {
             case "f32" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT32, false, 0);
             case "f16" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT16, false, 0);
-            case "int8" -> new LlamaModel.Options(LlamaModel.Precision.AUTO, true, 0);
-            default -> throw new UserError("unknown dtype '" + dtype + "' (use auto, f32, f16 or int8)");
+            default -> new LlamaModel.Options(LlamaModel.Precision.AUTO, true, 0);   // int8: compute as auto
         };
         DjlLanguageModel.Options base = DjlLanguageModel.Options.DEFAULT;
         DjlLanguageModel.Options options = new DjlLanguageModel.Options(model, base.maxBatchRows(), base.prefillTokens(), base.threads());
-        var device = Engine.getEngine("PyTorch").defaultDevice();
+        if (log != null) {
+            log.println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter
+                    + (spec.mergeBase() == MergeBase.NF4 ? " (merged into the NF4 base)" : "")) + " on " + DeviceChoice.label(device)
+                    + " as " + dtype + (spec.dtype().equals(dtype) ? "" : " (dtype " + spec.dtype() + ")") + " ...");
+            log.flush();
+        }
+        long t0 = System.nanoTime();
+        LanguageModel lm;
         try {
-            if (adapter == null) return DjlLanguageModel.load(modelDir, device, options);
-            return AdaptedModels.load(modelDir, adapter, device, options);
+            lm = adapter == null ? DjlLanguageModel.load(modelDir, device, options)
+                    : AdaptedModels.load(modelDir, adapter, spec.mergeBase(), device, options);
         } catch (ModelException | AdapterException e) {
             throw new UserError(e.getMessage(), e);
+        } catch (TorchSetupException e) {
+            throw new UserError(e.getMessage(), e);
         }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        if (log != null) {
+            log.printf(Locale.ROOT, "loaded in %.1f s%n", ms / 1e3);
+            log.flush();
+        }
+        return new Loaded(lm, device, dtype, ms);
+    }
+
+    /** As {@link #load(Path, Path, LoadSpec, PrintWriter)} on the default device, without messages. */
+    public static LanguageModel load(Path modelDir, Path adapter, String engine, String dtype) {
+        return load(modelDir, adapter, new LoadSpec(engine, dtype, DeviceChoice.AUTO, MergeBase.FULL), null).model();
+    }
+
+    /**
+     * The dtype a model loads with: an explicit one as given; {@code auto} is f32 on a CPU and f16 on a GPU.
+     *
+     * @throws UserError for an unknown dtype
+     */
+    static String resolveDtype(String dtype, Device device) {
+        String d = dtype.toLowerCase(Locale.ROOT);
+        return switch (d) {
+            case "f32", "f16", "int8" -> d;
+            case "auto" -> device.isGpu() ? "f16" : "f32";
+            default -> throw new UserError("unknown dtype '" + dtype + "' (use auto, f32, f16 or int8)");
+        };
     }
 }

@@ -174,10 +174,13 @@ public final class DjlLanguageModel implements LanguageModel {
 
     @Override
     public void close() {
+        boolean gpu = model.device().isGpu();
         try {
             model.close();
         } finally {
             if (onClose != null) onClose.close();
+            // hand the freed blocks back to the driver: the next model (e.g. base then QLoRA) needs the room
+            if (gpu) JniUtils.emptyCudaCache();
         }
     }
 

@@ -10,6 +10,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
+import dev.ladder.inference.device.TorchRuntime;
 import dev.ladder.inference.model.ModelConfig;
 
 import java.nio.ByteBuffer;
@@ -115,7 +116,8 @@ public final class LlamaModel implements AutoCloseable {
      * @throws ModelException when a tensor is missing or has the wrong shape
      */
     public static LlamaModel load(ModelConfig config, WeightSource weights, Device device, Options options) {
-        Engine engine = Engine.getEngine("PyTorch");
+        // through TorchRuntime: the libtorch mode (bundled / pip / download) is applied before DJL starts
+        Engine engine = TorchRuntime.engine();
         NDManager manager = engine.newBaseManager(device);
         try {
             DataType dtype = switch (options.precision()) {

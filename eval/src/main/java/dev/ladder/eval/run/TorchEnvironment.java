@@ -1,0 +1,57 @@
+package dev.ladder.eval.run;
+
+import dev.ladder.inference.device.TorchRuntime;
+import dev.ladder.inference.store.StorePaths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the PyTorch engine of this process loaded and sees, as the flat keys that {@code ladder env --json} prints and
+ * a run's environment.json records: {@code torch.mode} and {@code torch.mode.chosen_by}, {@code pytorch.version},
+ * {@code pytorch.flavor} and {@code pytorch.path} (as loaded, not as configured), {@code pytorch.cuda} (libtorch built
+ * with CUDA), {@code cuda.runtime}, {@code gpu.count}, per GPU {@code gpu.N.capability},
+ * {@code gpu.N.memory_total_bytes}, {@code device.default}, {@code host.memory_total_bytes}, and the cache folders.
+ * Starts the engine (about a second) if nothing did yet.
+ */
+public final class TorchEnvironment {
+
+    private TorchEnvironment() {}
+
+    public static Map<String, String> entries() {
+        TorchRuntime.Info info = TorchRuntime.info();
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("torch.mode", info.selection().mode().label());
+        env.put("torch.mode.chosen_by", info.selection().chosenBy());
+        env.put("pytorch.version", info.libtorchVersion());
+        env.put("pytorch.flavor", info.flavor());
+        env.put("pytorch.path", info.libtorchPath());
+        env.put("pytorch.cuda", Boolean.toString(info.cuda()));
+        env.put("cuda.runtime", info.cudaRuntime().isEmpty() ? "none" : info.cudaRuntime());
+        env.put("gpu.count", Integer.toString(info.gpus().size()));
+        for (TorchRuntime.Gpu g : info.gpus()) {
+            env.put("gpu." + g.index() + ".capability", g.capability());
+            env.put("gpu." + g.index() + ".memory_total_bytes", Long.toString(g.totalBytes()));
+        }
+        env.put("device.default", info.defaultDevice());
+        env.put("host.memory_total_bytes", Long.toString(hostMemoryBytes()));
+        env.put("cache.ladder", StorePaths.cacheDir().toString());
+        env.put("cache.models", StorePaths.modelsDir().toString());
+        env.put("cache.djl", ai.djl.util.Utils.getEngineCacheDir("pytorch").toString());
+        return env;
+    }
+
+    /** MemTotal of /proc/meminfo in bytes, or -1 off Linux. */
+    public static long hostMemoryBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+}

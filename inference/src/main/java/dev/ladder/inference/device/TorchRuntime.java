@@ -1,0 +1,260 @@
+package dev.ladder.inference.device;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.engine.StandardCapabilities;
+import ai.djl.pytorch.jni.LibUtils;
+import ai.djl.util.cuda.CudaUtils;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.MemoryUsage;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The one way into the PyTorch engine: applies the {@link TorchMode} before DJL starts, then hands out the engine.
+ * Everything that needs the engine (model loading, devices, benchmarks) calls {@link #engine()}, so the choice is made
+ * once per process and a bad choice fails with one line instead of a native crash or a silent CPU fallback.
+ *
+ * <p>The mode comes from the system property {@code ladder.torch}, else the environment variable
+ * {@code LADDER_TORCH}, else {@code bundled}. The launcher ({@code scripts/ladder}) puts the jars on the class path
+ * that the mode needs (the bundled CPU jar only for {@code bundled}) and sets {@code ai.djl.offline} before the user's
+ * {@code LADDER_JAVA_OPTS}, so the user's own settings win. DJL reads {@code PYTORCH_LIBRARY_PATH},
+ * {@code PYTORCH_VERSION} and {@code PYTORCH_FLAVOR} from the environment first and from system properties second: for
+ * {@code pip} this class sets the properties, and a user's own environment variables still override them.
+ */
+public final class TorchRuntime {
+
+    /**
+     * The mode in force and what it resolved to.
+     *
+     * @param chosenBy where the mode came from ({@code LADDER_TORCH}, {@code ladder.torch}, {@code default}, ...)
+     * @param pip      the installed torch ({@link TorchMode#PIP} only, else null)
+     */
+    public record Selection(TorchMode mode, String chosenBy, PipTorch.Found pip) {}
+
+    /** One GPU as CUDA reports it (capability like {@code 7.5}; memory in bytes, -1 when unknown). */
+    public record Gpu(int index, String capability, long totalBytes, long usedBytes) {}
+
+    /**
+     * What the process runs on, for {@code ladder env} and a run's environment.json.
+     *
+     * @param libtorchVersion the version DJL loaded
+     * @param libtorchPath    the folder it loaded it from
+     * @param flavor          {@code cpu}, {@code cu128}, ...
+     * @param cuda            whether the loaded libtorch was built with CUDA
+     * @param cudaRuntime     the CUDA runtime version DJL sees ("" when none)
+     * @param defaultDevice   the device {@code --device auto} resolves to
+     */
+    public record Info(Selection selection, String libtorchVersion, String libtorchPath, String flavor, boolean cuda,
+                       String cudaRuntime, List<Gpu> gpus, String defaultDevice) {}
+
+    private static final String PROPERTY = "ladder.torch";
+    private static final String ENV = "LADDER_TORCH";
+    private static Selection selection;
+    private static Engine engine;
+
+    private TorchRuntime() {}
+
+    /** The PyTorch engine, started with the selected mode on first use. */
+    public static synchronized Engine engine() {
+        if (engine != null) return engine;
+        Selection s = selection();
+        apply(s);
+        try {
+            engine = Engine.getEngine("PyTorch");
+        } catch (RuntimeException | LinkageError e) {
+            String where = s.pip() != null ? s.pip().libDir().toString() : s.mode().label();
+            throw new TorchSetupException("cannot start the PyTorch engine (LADDER_TORCH=" + s.mode().label() + ", "
+                    + where + "): " + oneLine(e), e);
+        }
+        return engine;
+    }
+
+    /** The selected mode (decided once per process; a {@code pip} mode is located and checked here). */
+    public static synchronized Selection selection() {
+        if (selection == null) selection = select(System.getenv(), System.getProperties(), TorchRuntime.class.getClassLoader());
+        return selection;
+    }
+
+    /**
+     * Decides the mode from the given environment and properties and checks the class path fits it.
+     *
+     * @throws TorchSetupException for an unknown mode, a class path that contradicts it, or an unusable pip torch
+     */
+    static Selection select(Map<String, String> env, Properties props, ClassLoader classes) {
+        String value = props.getProperty(PROPERTY);
+        String chosenBy = props.getProperty(PROPERTY + ".source", "ladder.torch");
+        if (value == null || value.isBlank()) {
+            value = env.get(ENV);
+            chosenBy = ENV;
+        }
+        if (value == null || value.isBlank()) {
+            value = "bundled";
+            chosenBy = "default";
+        }
+        TorchMode mode = TorchMode.parse(value, chosenBy.equals("default") ? ENV : chosenBy);
+        boolean bundledJar = bundledJarPresent(classes);
+        switch (mode) {
+            case BUNDLED -> {
+                if (!bundledJar) {
+                    throw new TorchSetupException("LADDER_TORCH=bundled but the pytorch-native-cpu jar is not on the class "
+                            + "path; run through scripts/ladder, or choose LADDER_TORCH=pip or download");
+                }
+                return new Selection(mode, chosenBy, null);
+            }
+            case DOWNLOAD -> {
+                if (bundledJar) {
+                    throw new TorchSetupException("LADDER_TORCH=download but the bundled CPU libtorch (pytorch-native-cpu jar) "
+                            + "is on the class path, and DJL would load it; run through scripts/ladder, which leaves it out");
+                }
+                if ("true".equalsIgnoreCase(props.getProperty("ai.djl.offline"))) {
+                    throw new TorchSetupException("LADDER_TORCH=download needs DJL online, but ai.djl.offline=true "
+                            + "(LADDER_JAVA_OPTS?)");
+                }
+                return new Selection(mode, chosenBy, null);
+            }
+            default -> {
+                Map<String, String> pipEnv = new HashMap<>(env);
+                for (String key : List.of("LADDER_TORCH_DIR", "LADDER_TORCH_VERSION", "LADDER_PYTHON")) {
+                    String p = props.getProperty(key.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
+                    if (p != null && !p.isBlank()) pipEnv.put(key, p);
+                }
+                PipTorch.Found found = PipTorch.locate(pipEnv, requiredVersion(), shippedFlavors(classes));
+                return new Selection(mode, chosenBy, found);
+            }
+        }
+    }
+
+    /** Sets what DJL reads before it starts (for {@code pip}: where libtorch is, its version and flavor). */
+    private static void apply(Selection s) {
+        if (s.pip() == null) return;
+        System.setProperty("PYTORCH_LIBRARY_PATH", s.pip().libDir().toString());
+        System.setProperty("PYTORCH_VERSION", requiredVersion());
+        System.setProperty("PYTORCH_FLAVOR", s.pip().flavor());
+        // the Python bindings are not a library DJL can load (they need a Python interpreter in the process)
+        String exclusion = System.getProperty("PYTORCH_LIBRARY_EXCLUSION", "");
+        if (!exclusion.contains("libtorch_python.so")) {
+            System.setProperty("PYTORCH_LIBRARY_EXCLUSION",
+                    exclusion.isBlank() ? "libtorch_python.so" : exclusion + ",libtorch_python.so");
+        }
+    }
+
+    /** The libtorch version DJL's PyTorch engine was built for (its {@code pytorch-engine.properties}). */
+    public static String requiredVersion() {
+        try (InputStream in = Engine.class.getClassLoader().getResourceAsStream("pytorch-engine.properties")) {
+            if (in != null) {
+                Properties p = new Properties();
+                p.load(in);
+                String v = p.getProperty("pytorch_version");
+                if (v != null && !v.isBlank()) return v.strip();
+            }
+        } catch (IOException ignored) {
+            // fall through
+        }
+        throw new TorchSetupException("the DJL PyTorch engine jar has no pytorch-engine.properties: a broken build");
+    }
+
+    /** Whether the CPU libtorch jar (a non-placeholder {@code native/lib/pytorch.properties}) is on the class path. */
+    static boolean bundledJarPresent(ClassLoader classes) {
+        try {
+            var urls = classes.getResources("native/lib/pytorch.properties");
+            while (urls.hasMoreElements()) {
+                URL url = urls.nextElement();
+                Properties p = new Properties();
+                try (InputStream in = url.openStream()) {
+                    p.load(in);
+                }
+                if (!Boolean.parseBoolean(p.getProperty("placeholder", "false")) && p.getProperty("flavor") != null) return true;
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** The flavors the {@code pytorch-jni} jar holds a bridge for, on this platform. */
+    static List<String> shippedFlavors(ClassLoader classes) {
+        String classifier = classifier();
+        List<String> out = new ArrayList<>();
+        for (String f : List.of("cpu", "cu118", "cu121", "cu124", "cu126", "cu128", "cu129", "cu130")) {
+            if (classes.getResource("jnilib/" + classifier + "/" + f + "/" + System.mapLibraryName("djl_torch")) != null) out.add(f);
+        }
+        return out;
+    }
+
+    private static String classifier() {
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String arch = System.getProperty("os.arch", "");
+        String o = os.startsWith("mac") ? "osx" : os.startsWith("win") ? "win" : "linux";
+        String a = arch.equals("amd64") || arch.equals("x86_64") ? "x86_64" : arch.equals("aarch64") ? "aarch64" : arch;
+        return o + "-" + a;
+    }
+
+    /** Starts the engine (if need be) and reports what it loaded and which devices it sees. */
+    public static Info info() {
+        Engine e = engine();
+        String path = LibUtils.getLibtorchPath();
+        boolean cuda = e.hasCapability(StandardCapabilities.CUDA);
+        List<Gpu> gpus = new ArrayList<>();
+        String runtime = "";
+        int count = cuda ? e.getGpuCount() : 0;
+        for (int i = 0; i < count; i++) {
+            String cap = "unknown";
+            long total = -1;
+            long used = -1;
+            try {
+                cap = CudaUtils.getComputeCapability(i);
+                MemoryUsage m = CudaUtils.getGpuMemory(Device.gpu(i));
+                total = m.getMax();
+                used = m.getUsed();
+            } catch (RuntimeException | LinkageError ignored) {
+                // CUDA's runtime library may be out of JNA's reach even when libtorch has CUDA: then unknown
+            }
+            gpus.add(new Gpu(i, cap, total, used));
+        }
+        if (count > 0) {
+            try {
+                runtime = CudaUtils.getCudaVersionString();
+            } catch (RuntimeException | LinkageError ignored) {
+                runtime = "unknown";
+            }
+        }
+        return new Info(selection(), LibUtils.getVersion(), path, flavorOf(path), cuda, runtime, List.copyOf(gpus),
+                DeviceChoice.label(e.defaultDevice()));
+    }
+
+    /**
+     * The flavor of the loaded libtorch: a pip torch's own; for DJL's cache folders ({@code 2.7.1-20250812-cpu-linux-x86_64})
+     * the part after the version; else {@code PYTORCH_FLAVOR}, else "unknown".
+     */
+    static String flavorOf(String libtorchPath) {
+        Selection s = selection();
+        if (s.pip() != null) return s.pip().flavor();
+        Path name = Path.of(libtorchPath).getFileName();
+        if (name != null) {
+            var m = java.util.regex.Pattern.compile("^\\d+\\.\\d+\\.\\d+(?:-\\d+)?-([a-z0-9]+(?:-precxx11)?)-[a-z]+-[a-z0-9_]+$")
+                    .matcher(name.toString());
+            if (m.matches()) return m.group(1);
+        }
+        String f = System.getenv("PYTORCH_FLAVOR");
+        if (f == null) f = System.getProperty("PYTORCH_FLAVOR");
+        return f == null ? "unknown" : f;
+    }
+
+    private static String oneLine(Throwable e) {
+        Throwable t = e;
+        String msg = null;
+        while (t != null) {
+            if (t.getMessage() != null) msg = t.getMessage();
+            t = t.getCause();
+        }
+        return msg == null ? e.getClass().getSimpleName() : msg.replaceAll("\\s+", " ").strip();
+    }
+}

@@ -133,6 +133,9 @@ class ExperimentLoaderTest {
             "engine: onnx     | models.base.engine | unknown engine 'onnx'",
             "dtyp: f16        | models.base.dtyp   | did you mean 'dtype'",
             "adapter: \"\"      | models.base.adapter | is empty",
+            "device: tpu      | models.base.device | unknown device 'tpu'; use auto, cpu, cuda or cuda:N",
+            "merge_base: nf4  | models.base.merge_base | merge_base nf4 applies to an adapter; this model has none",
+            "merge_base: q4   | models.base.merge_base | unknown merge base 'q4'",
     })
     void rejectsBadModelFields(String line, String field, String problem) {
         String text = VALID.replace("    path: Qwen/Qwen2.5-0.5B-Instruct\n  qlora:",
@@ -204,6 +207,16 @@ class ExperimentLoaderTest {
         Experiment smoke = ExperimentLoader.load(EXPERIMENTS.resolve("smoke.yaml"));
         assertThatThrownBy(() -> smoke.withAdapterOverride("adapters/v2")).hasMessageContaining("no model of experiment smoke has an adapter");
 
+        Experiment d = e.withDeviceOverride("cuda:1").withDtypeOverride("int8");
+        assertThat(d.models().values()).extracting(ModelSpec::device).containsOnly("cuda:1");
+        assertThat(d.models().values()).extracting(ModelSpec::dtype).containsOnly("int8");
+        assertThat(e.models().get("base").device()).isEqualTo("auto");
+        assertThat(e.models().get("qlora").mergeBase()).isEqualTo("full");
+        assertThatThrownBy(() -> e.withDeviceOverride("metal")).isInstanceOf(ExperimentException.class)
+                .hasMessageContaining("unknown device 'metal'");
+        assertThatThrownBy(() -> e.withDtypeOverride("bf16")).isInstanceOf(ExperimentException.class)
+                .hasMessageContaining("unknown dtype 'bf16'");
+
         assertThat(e.withLimit(3).limit()).isEqualTo(3);
         assertThatThrownBy(() -> e.withLimit(0)).hasMessageContaining("limit: must be >= 1");
         assertThat(e.withOutput(Path.of("/tmp/x")).output()).isEqualTo(Path.of("/tmp/x"));
@@ -216,7 +229,8 @@ class ExperimentLoaderTest {
         assertThat(ExperimentLoader.parse(ladder.toResolvedYaml(), "resolved.yaml")).isEqualTo(ladder);
 
         Path suite = Files.createDirectories(dir.resolve("suite"));
-        String unusual = VALID.replace("name: t", "name: '2024'").replace("{name: qlora-k0", "{name: '007'") + """
+        String unusual = VALID.replace("name: t", "name: '2024'").replace("{name: qlora-k0", "{name: '007'")
+                .replace("    adapter: no/such/adapter\n", "    adapter: no/such/adapter\n    device: cuda:1\n    merge_base: nf4\n") + """
                 database: 'true'
                 seeds: [5, -2]
                 limit: 12
@@ -233,6 +247,8 @@ class ExperimentLoaderTest {
                 scorers: {ex_mode: bird, keep_distinct: true, tolerance: 1e-6, suite: '%s'}
                 """.formatted(suite);
         Experiment e = ExperimentLoader.parse(unusual, "u.yaml");
+        assertThat(e.models().get("qlora")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", "no/such/adapter", "djl",
+                "auto", "cuda:1", "nf4"));
         assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 1, List.of("\n\n", ";", "null"),
                 Duration.ofMillis(2500), 50));
         assertThat(e.scorers()).isEqualTo(new ScorerSpec(ExMode.BIRD, true, 1e-6, ScorerSpec.Ts.SUITE, suite));

@@ -118,7 +118,8 @@ final class AskCommand implements Callable<Integer> {
         try (Database db = options.open(database)) {
             ExemplarSelector exemplars = exemplars(rule);
             Answer answer;
-            try (LanguageModel lm = ModelLoader.load(modelDir, adapter, load, spec.commandLine().getErr()).model()) {
+            // stderr carries only the outcome line here: no loading messages
+            try (LanguageModel lm = ModelLoader.load(modelDir, adapter, load, null).model()) {
                 answer = rung.answer(new Question("ask", question), StrategyContext.of(lm, db, exemplars, settings));
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,

@@ -10,8 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +44,7 @@ class NotebooksTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"qlora_train.ipynb", "results_analysis.ipynb"})
+    @ValueSource(strings = {"qlora_train.ipynb", "results_analysis.ipynb", "ladder_colab.ipynb"})
     void cleanNbformat4WithCompilingPython(String name) throws IOException, InterruptedException {
         JsonNode nb = JSON.readTree(notebooks().resolve(name).toFile());
         assertThat(nb.path("nbformat").asInt()).as("nbformat").isEqualTo(4);
@@ -79,6 +82,40 @@ class NotebooksTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(name + ": " + out).isZero();
+    }
+
+    /**
+     * The Colab notebook runs the README's commands, so the two cannot drift apart: every line of a code cell that
+     * invokes {@code ./scripts/setup} or {@code ./scripts/ladder} (its {@code !} and surrounding space dropped) is a
+     * line of README.md, and the launcher's {@code LADDER_TORCH=pip} that README exports the notebook sets too.
+     */
+    @Test
+    void colabNotebookRunsExactlyTheReadmeCommands() throws IOException {
+        Path nbFile = notebooks().resolve("ladder_colab.ipynb");
+        Path readme = notebooks().getParent().resolve("README.md");
+        JsonNode nb = JSON.readTree(nbFile.toFile());
+        List<String> commands = new ArrayList<>();
+        StringBuilder code = new StringBuilder();
+        for (JsonNode cell : nb.path("cells")) {
+            if (!cell.path("cell_type").asText().equals("code")) continue;
+            String src = source(cell);
+            code.append(src).append('\n');
+            for (String line : src.split("\n")) {
+                String t = line.strip();
+                if (t.startsWith("!")) t = t.substring(1).strip();
+                if (t.contains("./scripts/setup") || t.contains("./scripts/ladder")) commands.add(t);
+            }
+        }
+        assertThat(commands).as("ladder commands in " + nbFile).isNotEmpty();
+        assertThat(commands).as("the notebook sets up and runs the ladder")
+                .anyMatch(c -> c.startsWith("./scripts/setup"))
+                .anyMatch(c -> c.startsWith("./scripts/ladder run "));
+        Set<String> readmeLines = Files.readAllLines(readme, StandardCharsets.UTF_8).stream()
+                .map(String::strip).collect(Collectors.toSet());
+        assertThat(commands.stream().filter(c -> !readmeLines.contains(c)).toList())
+                .as("commands of %s that are not lines of README.md", nbFile.getFileName()).isEmpty();
+        assertThat(readmeLines).contains("export LADDER_TORCH=pip");
+        assertThat(code.toString()).containsPattern("os\\.environ\\[\"LADDER_TORCH\"\\]\\s*=\\s*\"pip\"");
     }
 
     private static String source(JsonNode cell) {

@@ -43,7 +43,7 @@ public final class ExperimentLoader {
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "agent_k", "stop_strings", "timeout_seconds", "row_cap");
+            "tabular_prompt", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite");
 
     /** Names that end up in file names and cell names; '@' is kept for the seed suffix. */
@@ -274,11 +274,13 @@ public final class ExperimentLoader {
         boolean tabular = s.bool("tabular_prompt", d.tabularPrompt());
         int agentK = s.integer("agent_k", d.agentK(), 0);
         List<String> stops = s.stringList("stop_strings", d.stopStrings());
+        boolean stopAtSemicolon = s.bool("stop_at_semicolon", d.stopAtSemicolon());
         double timeoutSeconds = s.number("timeout_seconds", d.timeout().toMillis() / 1000.0);
         long millis = Math.round(timeoutSeconds * 1000);
         if (millis < 1) throw s.error(s.field("timeout_seconds"), "must be at least 0.001, got " + timeoutSeconds);
         int rowCap = s.integer("row_cap", d.rowCap(), 1);
-        return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, agentK, stops, Duration.ofMillis(millis), rowCap);
+        return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, agentK, stops, stopAtSemicolon,
+                Duration.ofMillis(millis), rowCap);
     }
 
     private static ScorerSpec scorers(Fields root) {

@@ -53,6 +53,7 @@ final class ResolvedYaml {
         line(b, 2, "tabular_prompt", Boolean.toString(s.tabularPrompt()));
         line(b, 2, "agent_k", Integer.toString(s.agentK()));
         line(b, 2, "stop_strings", flowList(s.stopStrings().stream().map(ResolvedYaml::quoted).toList()));
+        line(b, 2, "stop_at_semicolon", Boolean.toString(s.stopAtSemicolon()));
         line(b, 2, "timeout_seconds", num(s.timeout().toMillis() / 1000.0));
         line(b, 2, "row_cap", Integer.toString(s.rowCap()));
         ScorerSpec sc = e.scorers();

@@ -16,16 +16,19 @@ import java.util.Objects;
  * @param tabularPrompt     agent-2/3: add the tabular-prompt candidate
  * @param agentK            exemplars in the agent chain's prompts (prompt-k0/k3 fix their own k)
  * @param stopStrings       stop strings of every request
+ * @param stopAtSemicolon   also stop every request at {@code ;}
  * @param timeout           wall-clock limit of each SQL execution
  * @param rowCap            rows kept per SQL execution
  */
 public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
-                           int agentK, List<String> stopStrings, Duration timeout, int rowCap) {
+                           int agentK, List<String> stopStrings, boolean stopAtSemicolon, Duration timeout,
+                           int rowCap) {
 
     /** The pipeline's defaults, so a file that says nothing runs what {@code Settings.DEFAULT} runs. */
     public static final SettingsSpec DEFAULT = new SettingsSpec(Settings.DEFAULT.maxNewTokens(),
             Settings.DEFAULT.candidates(), Settings.DEFAULT.sampleTemperature(), Settings.DEFAULT.tabularPrompt(),
-            Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.limits().timeout(),
+            Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.stopAtSemicolon(),
+            Settings.DEFAULT.limits().timeout(),
             Settings.DEFAULT.limits().rowCap());
 
     public SettingsSpec {
@@ -36,6 +39,6 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
     /** The pipeline settings of a cell run with {@code seed}. */
     public Settings toSettings(long seed) {
         return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, agentK, stopStrings,
-                new ExecutionLimits(timeout, rowCap));
+                stopAtSemicolon, new ExecutionLimits(timeout, rowCap));
     }
 }

@@ -92,6 +92,8 @@ class ExperimentLoaderTest {
             "'limit: ten\n'                                            | limit                    | expected an integer",
             "'limit: -1\n'                                             | limit                    | must be >= 1",
             "'settings: {tabular_prompt: \"true\"}\n'                  | settings.tabular_prompt  | expected true or false",
+            "'settings: {stop_at_semicolon: 1}\n'                     | settings.stop_at_semicolon | expected true or false",
+            "'settings: {stop_at_semicolons: false}\n'                | settings.stop_at_semicolons | did you mean 'stop_at_semicolon'",
             "'settings: {sample_temperature: 0}\n'                     | settings.sample_temperature | must be > 0",
             "'seeds: [1, 1]\n'                                         | seeds[1]                 | listed twice",
             "'seeds: 1\n'                                              | seeds                    | expected a list",
@@ -242,6 +244,7 @@ class ExperimentLoaderTest {
                   tabular_prompt: false
                   agent_k: 1
                   stop_strings: ["\\n\\n", ";", "null"]
+                  stop_at_semicolon: false
                   timeout_seconds: 2.5
                   row_cap: 50
                 scorers: {ex_mode: bird, keep_distinct: true, tolerance: 1e-6, suite: '%s'}
@@ -250,7 +253,7 @@ class ExperimentLoaderTest {
         assertThat(e.models().get("qlora")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", "no/such/adapter", "djl",
                 "auto", "cuda:1", "nf4"));
         assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 1, List.of("\n\n", ";", "null"),
-                Duration.ofMillis(2500), 50));
+                false, Duration.ofMillis(2500), 50));
         assertThat(e.scorers()).isEqualTo(new ScorerSpec(ExMode.BIRD, true, 1e-6, ScorerSpec.Ts.SUITE, suite));
         String resolved = e.toResolvedYaml();
         assertThat(ExperimentLoader.parse(resolved, "resolved.yaml")).isEqualTo(e);

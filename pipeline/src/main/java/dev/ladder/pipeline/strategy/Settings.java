@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.strategy;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,13 +21,20 @@ import java.util.Objects;
  *                          the prompt rungs fix their own k by name
  * @param stopStrings       stop strings of every request (default {@code "\nQuestion:"}: a base model that goes on
  *                          to write the next exemplar stops there)
+ * @param stopAtSemicolon   also stop every request at {@code ;} (default true), so no candidate spends its token
+ *                          budget after the query; the engine cuts before the {@code ;}, which the post-processor
+ *                          would drop anyway. A {@code ;} inside a string literal stops too early (the cut output is
+ *                          then rejected as an unterminated literal): turn this off for data where that matters
  * @param limits            limits of every execution a strategy runs (default {@link ExecutionLimits#DEFAULT})
  */
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
-                       int k, List<String> stopStrings, ExecutionLimits limits) {
+                       int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits) {
+
+    /** The statement terminator, added to the stop strings when {@link #stopAtSemicolon} is on. */
+    public static final String SEMICOLON = ";";
 
     public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 3, List.of("\nQuestion:"),
-            ExecutionLimits.DEFAULT);
+            true, ExecutionLimits.DEFAULT);
 
     public Settings {
         if (maxNewTokens < 1) throw new IllegalArgumentException("maxNewTokens must be >= 1, got " + maxNewTokens);
@@ -40,30 +48,42 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     }
 
     public Settings withMaxNewTokens(int n) {
-        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, limits);
+        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withCandidates(int n) {
-        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, k, stopStrings, limits);
+        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withSampling(double temperature, long newSeed) {
-        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, k, stopStrings, limits);
+        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withTabularPrompt(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, k, stopStrings, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withK(int exemplars) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, exemplars, stopStrings, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, exemplars, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withStopStrings(List<String> stops) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stops, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stops, stopAtSemicolon, limits);
+    }
+
+    public Settings withStopAtSemicolon(boolean on) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, on, limits);
+    }
+
+    /** The stop strings a request carries: {@link #stopStrings}, then {@code ;} when {@link #stopAtSemicolon}. */
+    public List<String> requestStops() {
+        if (!stopAtSemicolon || stopStrings.contains(SEMICOLON)) return stopStrings;
+        List<String> stops = new ArrayList<>(stopStrings);
+        stops.add(SEMICOLON);
+        return List.copyOf(stops);
     }
 
     public Settings withLimits(ExecutionLimits l) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, l);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, stopAtSemicolon, l);
     }
 }

@@ -70,7 +70,11 @@ public record Trace(String questionId, String strategy, String sql, String chose
                         .append(g.outputs().size()).append(g.outputs().size() == 1 ? " output" : " outputs")
                         .append(", prompt ").append(g.promptTokens()).append(" tokens, generated ")
                         .append(g.generatedTokens()).append(" tokens, prefill ").append(g.prefillMillis())
-                        .append(" ms, decode ").append(g.decodeMillis()).append(" ms\n");
+                        .append(" ms, decode ").append(g.decodeMillis()).append(" ms");
+                if (!g.stopStrings().isEmpty()) {
+                    sb.append(", stops ").append(String.join(" ", g.stopStrings().stream().map(Trace::quoted).toList()));
+                }
+                sb.append('\n');
                 for (int i = 0; i < g.outputs().size(); i++) {
                     sb.append("    ").append(g.sources().get(i)).append(" (").append(g.finishReasons().get(i))
                             .append("): ").append(oneLine(g.outputs().get(i))).append('\n');
@@ -130,10 +134,20 @@ public record Trace(String questionId, String strategy, String sql, String chose
         return "(" + String.join(" ", out) + ")";
     }
 
+    /** A stop string in quotes, its line breaks and other control characters escaped. */
+    private static String quoted(String stop) {
+        return "\"" + escaped(stop.replace("\n", "\\n")) + "\"";
+    }
+
     /** One line, control characters escaped (raw model output can hold anything), long texts shortened. */
     private static String oneLine(String s) {
         if (s == null) return "";
-        String line = s.strip().replaceAll("\\s*\\R\\s*", " ");
+        String out = escaped(s.strip().replaceAll("\\s*\\R\\s*", " "));
+        return out.length() > 600 ? out.substring(0, 600) + " ... (" + out.length() + " chars)" : out;
+    }
+
+    /** Control and unassigned characters as Java-style unicode escapes. */
+    private static String escaped(String line) {
         StringBuilder out = new StringBuilder();
         line.codePoints().forEach(c -> {
             if (Character.isISOControl(c) || Character.getType(c) == Character.UNASSIGNED) {
@@ -142,7 +156,7 @@ public record Trace(String questionId, String strategy, String sql, String chose
                 out.appendCodePoint(c);
             }
         });
-        return out.length() > 600 ? out.substring(0, 600) + " ... (" + out.length() + " chars)" : out.toString();
+        return out.toString();
     }
 
     /** Collects steps while a strategy works; {@link #build} seals them. */

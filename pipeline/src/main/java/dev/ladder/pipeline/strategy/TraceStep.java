@@ -33,12 +33,18 @@ public sealed interface TraceStep {
      * @param promptTokens    the prompt's length in tokens
      * @param generatedTokens tokens generated over all outputs
      * @param outputs         the raw texts, as the model wrote them
-     * @param finishReasons   why each output stopped
+     * @param finishReasons   why each output stopped ({@code stop_string}: cut before one of {@code stopStrings})
+     * @param stopStrings     the stop strings the request carried (empty in traces written before they were recorded)
      */
     @JsonTypeName("generate")
     record Generate(String source, List<String> sources, String sampling, int promptTokens, int generatedTokens,
-                    long prefillMillis, long decodeMillis, List<String> outputs, List<String> finishReasons)
-            implements TraceStep {}
+                    long prefillMillis, long decodeMillis, List<String> outputs, List<String> finishReasons,
+                    List<String> stopStrings)
+            implements TraceStep {
+        public Generate {
+            stopStrings = stopStrings == null ? List.of() : List.copyOf(stopStrings);
+        }
+    }
 
     /**
      * Post-processing of one raw output ({@code SqlPostProcessor}).

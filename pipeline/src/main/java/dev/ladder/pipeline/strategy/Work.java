@@ -104,10 +104,11 @@ final class Work {
     List<Output> generate(List<Call> calls) {
         Settings s = ctx.settings();
         Sampling sample = new Sampling(s.sampleTemperature(), 0, 1.0);
+        List<String> stops = s.requestStops();
         List<GenerationRequest> requests = new ArrayList<>();
         for (Call c : calls) {
             requests.add(new GenerationRequest(c.prompt(), null, s.maxNewTokens(), c.sampled() ? sample : Sampling.GREEDY,
-                    c.sources().size(), c.sampled() ? s.seed() : 0, Set.of(), s.stopStrings()));
+                    c.sources().size(), c.sampled() ? s.seed() : 0, Set.of(), stops));
         }
         List<Completion> completions = ctx.model().generate(requests);
         if (completions.size() != calls.size()) {
@@ -134,7 +135,7 @@ final class Work {
                     ? "t=" + s.sampleTemperature() + " seed=" + s.seed()
                     : "greedy";
             trace.add(new TraceStep.Generate(call.source(), call.sources(), sampling, done.promptTokens(), generated,
-                    done.prefillMillis(), done.decodeMillis(), texts, finishes));
+                    done.prefillMillis(), done.decodeMillis(), texts, finishes, stops));
         }
         return outputs;
     }

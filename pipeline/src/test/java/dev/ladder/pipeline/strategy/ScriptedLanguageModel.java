@@ -17,7 +17,8 @@ import java.util.List;
  * A test double for the model only: answers from a script. Each candidate of each request takes the next text of the
  * first rule whose prompt substring the request's prompt contains and that still has texts; rules are tried in the
  * order they were added, {@link #then} (any prompt) last. A request with no scripted text left fails the test.
- * Every request is recorded.
+ * Every request is recorded. Stop strings are ignored unless {@link #honouringStops} is called: then a text is cut
+ * before the earliest stop string it contains, as an engine does.
  */
 final class ScriptedLanguageModel implements LanguageModel {
 
@@ -28,6 +29,7 @@ final class ScriptedLanguageModel implements LanguageModel {
     private final List<GenerationRequest> requests = Collections.synchronizedList(new ArrayList<>());
     private final List<Integer> calls = Collections.synchronizedList(new ArrayList<>());
     private final PromptFormat format;
+    private boolean honourStops;
 
     ScriptedLanguageModel(PromptFormat format) {
         this.format = format;
@@ -47,6 +49,12 @@ final class ScriptedLanguageModel implements LanguageModel {
     /** Outputs for prompts containing {@code promptContains}, in order (tried before {@link #then}). */
     ScriptedLanguageModel when(String promptContains, String... texts) {
         rules.add(new Rule(promptContains, new ArrayDeque<>(List.of(texts))));
+        return this;
+    }
+
+    /** From now on cut every text before the request's earliest stop string, finishing with {@code STOP_STRING}. */
+    ScriptedLanguageModel honouringStops() {
+        honourStops = true;
         return this;
     }
 
@@ -73,18 +81,38 @@ final class ScriptedLanguageModel implements LanguageModel {
             List<Candidate> candidates = new ArrayList<>();
             for (int i = 0; i < r.n(); i++) {
                 String text = next(r.prompt());
+                int[] stop = honourStops ? earliestStop(text, r.stopStrings()) : null;
+                FinishReason finish = stop == null ? FinishReason.STOP_TOKEN : FinishReason.STOP_STRING;
+                // one token per word; a cut text still counts the words up to the stop string's end, as an engine
+                // counts the token that held it
+                int tokens = words(stop == null ? text : text.substring(0, stop[0] + stop[1]));
+                if (stop != null) text = text.substring(0, stop[0]);
                 List<Integer> ids = new ArrayList<>();
                 List<Float> logProbs = new ArrayList<>();
-                int tokens = text.isBlank() ? 0 : text.strip().split("\\s+").length;
                 for (int t = 0; t < tokens; t++) {
                     ids.add(t);
                     logProbs.add(-0.5f);
                 }
-                candidates.add(new Candidate(text, ids, logProbs, FinishReason.STOP_TOKEN));
+                candidates.add(new Candidate(text, ids, logProbs, finish));
             }
             out.add(new Completion(candidates, r.prompt().length() / 4, 1, 2));
         }
         return out;
+    }
+
+    /** Words of a text, the scripted model's tokens. */
+    static int words(String text) {
+        return text.isBlank() ? 0 : text.strip().split("\\s+").length;
+    }
+
+    /** Offset and length of the earliest stop string in the text, or null. */
+    private static int[] earliestStop(String text, List<String> stops) {
+        int[] found = null;
+        for (String s : stops) {
+            int at = text.indexOf(s);
+            if (at >= 0 && (found == null || at < found[0])) found = new int[] {at, s.length()};
+        }
+        return found;
     }
 
     private String next(String prompt) {

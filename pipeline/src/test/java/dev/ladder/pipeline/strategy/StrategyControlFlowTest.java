@@ -64,7 +64,7 @@ class StrategyControlFlowTest {
         assertThat(r.sampling().greedy()).isTrue();
         assertThat(r.n()).isEqualTo(1);
         assertThat(r.maxNewTokens()).isEqualTo(256);
-        assertThat(r.stopStrings()).containsExactly("\nQuestion:");
+        assertThat(r.stopStrings()).containsExactly("\nQuestion:", ";");
         assertThat(a.sql()).isEqualTo("SELECT COUNT(*) FROM customers WHERE country = 'France'");
         assertThat(a.trace().chosen()).isEqualTo("standard");
         assertThat(a.trace().steps()).extracting(s -> s.getClass().getSimpleName()).containsExactly("Generate", "Clean");
@@ -222,7 +222,7 @@ class StrategyControlFlowTest {
         assertThat(samples.sampling().temperature()).isEqualTo(0.3);
         assertThat(samples.sampling().topK()).isZero();
         assertThat(samples.sampling().topP()).isEqualTo(1.0);
-        assertThat(rs).allSatisfy(r -> assertThat(r.stopStrings()).containsExactly("\nQuestion:"));
+        assertThat(rs).allSatisfy(r -> assertThat(r.stopStrings()).containsExactly("\nQuestion:", ";"));
 
         Trace t = a.trace();
         assertThat(t.steps(TraceStep.Generate.class)).extracting(TraceStep.Generate::sources).containsExactly(

@@ -2,6 +2,11 @@ package dev.ladder.eval.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.inference.device.DeviceKind;
+import dev.ladder.inference.device.MemoryPlan;
+import dev.ladder.inference.device.MemoryRequest;
+import dev.ladder.inference.device.MemorySize;
+import dev.ladder.inference.device.WeightFormat;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
@@ -40,7 +45,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "model", description = "Models: pull from the Hugging Face hub, make tiny test models, inspect.",
-        subcommands = {ModelCommand.Pull.class, ModelCommand.MakeTiny.class, ModelCommand.Info.class})
+        subcommands = {ModelCommand.Pull.class, ModelCommand.MakeTiny.class, ModelCommand.Info.class, ModelCommand.Plan.class})
 final class ModelCommand {
 
     /** The model directory a spec names (a directory, or a pulled repo id {@code owner/name[@rev]}). */
@@ -359,6 +364,126 @@ final class ModelCommand {
                     String n = p.getFileName().toString();
                     return !n.startsWith(".") && !n.endsWith(".part") && !n.equals(PullManifest.FILE_NAME);
                 }).sorted().toList();
+            }
+        }
+    }
+
+    @Command(name = "plan", mixinStandardHelpOptions = true,
+            description = {"Whether a model fits a device, before loading it: weights, KV cache, workspace and "
+                    + "overhead as the djl engine would hold them, computed from config.json alone (no weights needed). "
+                    + "When it does not fit, says what would: int8 weights, fewer rows or a shorter context.",
+                    "Exit status: 0 fits, 1 does not fit, 2 user error."})
+    static final class Plan implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "MODEL", description = "A model directory (config.json is enough) or a pulled repo id "
+                + "owner/name[@revision].")
+        String model;
+        @Option(names = "--device", defaultValue = "cpu", paramLabel = "cpu|cuda", description = "Default ${DEFAULT-VALUE}.")
+        String device;
+        @Option(names = {"--gpu-memory", "--memory"}, paramLabel = "SIZE",
+                description = "Memory budget, e.g. 15GiB (a 16 GB T4), 16GB, 800MiB. Required with --device cuda; on cpu "
+                        + "the default is the machine's physical memory (MemTotal of /proc/meminfo).")
+        String memory;
+        @Option(names = "--dtype", defaultValue = "auto", paramLabel = "f32|f16|int8|auto",
+                description = "Weight format (default ${DEFAULT-VALUE}: f32 on cpu; f16 on cuda, int8 when the budget is "
+                        + "under 20 GB and f16 does not fit).")
+        String dtype;
+        @Option(names = "--rows", paramLabel = "N", description = "Candidate rows decoded together (default 16, the "
+                + "engine's maxBatchRows).")
+        Integer rows;
+        @Option(names = "--context", paramLabel = "N", description = "Tokens per row, prompt and generated (default: "
+                + "the engine's window, min(max_position_embeddings, 8192)).")
+        Integer context;
+        @Option(names = "--prefill-tokens", paramLabel = "N", description = "Most padded prompt tokens prefilled in "
+                + "one pass (default 4096, the engine's).")
+        Integer prefillTokens;
+
+        @Override
+        public Integer call() {
+            Path dir = resolve(model);
+            ModelConfig c;
+            try {
+                c = ModelConfig.read(dir);
+            } catch (ModelException e) {
+                throw new UserError(e.getMessage(), e);
+            }
+            DeviceKind kind = parse(() -> DeviceKind.parse(device));
+            long budget;
+            String budgetFrom;
+            if (memory != null) {
+                budget = parse(() -> MemorySize.parse(memory));
+                budgetFrom = "--gpu-memory " + memory.strip();
+            } else if (kind == DeviceKind.CPU) {
+                budget = MemorySize.physicalMemory();
+                budgetFrom = "physical memory, MemTotal of /proc/meminfo";
+            } else {
+                throw new UserError("--gpu-memory is required with --device cuda (e.g. 15GiB for a 16 GB T4)");
+            }
+            MemoryRequest defaults = MemoryRequest.defaults(c, WeightFormat.F32, kind);
+            int r = positive("--rows", rows, defaults.rows());
+            int ctx = positive("--context", context, defaults.context());
+            int prefill = positive("--prefill-tokens", prefillTokens, defaults.prefillTokens());
+            if (ctx < 2) throw new UserError("--context must be at least 2 (one prompt and one generated token), got " + ctx);
+            if (ctx > c.maxPositions()) {
+                throw new UserError("--context " + ctx + " is more than the model's " + c.maxPositions()
+                        + " max positions (max_position_embeddings)");
+            }
+            boolean auto = dtype.strip().equalsIgnoreCase("auto");
+            WeightFormat format = auto ? MemoryPlan.autoFormat(c, kind, budget, r, ctx, prefill)
+                    : parse(() -> WeightFormat.parse(dtype));
+            Path name = dir.getFileName();
+            MemoryPlan plan = MemoryPlan.of(name == null ? model : name.toString(), c,
+                    new MemoryRequest(format, kind, r, ctx, prefill), budget);
+            print(plan, dir, auto, budgetFrom);
+            return plan.fits() ? 0 : 1;
+        }
+
+        private void print(MemoryPlan plan, Path dir, boolean auto, String budgetFrom) {
+            PrintWriter out = spec.commandLine().getOut();
+            ModelConfig c = plan.config();
+            MemoryRequest q = plan.request();
+            int cb = q.format().computeBytes(q.device());
+            String computeType = cb == 4 ? "f32" : "f16";
+            out.println("model    " + dir + " (" + Sizes.count(MemoryPlan.parameters(c)) + " parameters)");
+            out.println("device   " + q.device().cliName() + ", budget " + MemorySize.format(plan.budgetBytes())
+                    + " (" + budgetFrom + ")");
+            out.println("weights  " + q.format().cliName() + (auto ? " (--dtype auto)" : "")
+                    + (q.format() == WeightFormat.INT8 ? ", compute in " + computeType : ""));
+            out.println();
+            TextTable t = new TextTable(List.of("memory", "size", "for")).alignRight(1);
+            String weightsFor = switch (q.format()) {
+                case INT8 -> "int8 linear layers + per-row " + computeType + " scales; " + computeType
+                        + " embeddings" + (c.tieWordEmbeddings() ? " (tied head)" : " and head") + ", f32 norms, RoPE";
+                default -> computeType + " weights" + (c.tieWordEmbeddings() ? " (tied head)" : "")
+                        + ", f32 norms, RoPE tables";
+            };
+            long perToken = 2L * c.numLayers() * c.numKvHeads() * c.headDim() * cb;
+            t.add(List.of("weights", MemorySize.format(plan.weightBytes()), weightsFor));
+            t.add(List.of("KV cache", MemorySize.format(plan.kvCacheBytes()), q.rows() + " rows x " + q.context()
+                    + " tokens, " + MemorySize.format(perToken) + " per token"));
+            t.add(List.of("workspace", MemorySize.format(plan.workspaceBytes()), plan.workspacePass().describe()
+                    + " (prefill chunks of " + q.prefillTokens() + " tokens)"));
+            t.add(List.of("overhead", MemorySize.format(plan.overheadBytes()),
+                    q.device() == DeviceKind.CUDA ? "CUDA context, kernels, allocator slack" : "JVM and libtorch"));
+            t.add(List.of("total", MemorySize.format(plan.totalBytes()), ""));
+            t.add(List.of("budget", MemorySize.format(plan.budgetBytes()), ""));
+            t.print(out);
+            out.println();
+            out.println("fits     " + (plan.fits() ? "yes" : "no"));
+            if (!plan.fits()) out.println("instead  " + plan.suggestion());
+        }
+
+        private static int positive(String flag, Integer value, int dflt) {
+            if (value == null) return dflt;
+            if (value < 1) throw new UserError(flag + " must be at least 1, got " + value);
+            return value;
+        }
+
+        private static <T> T parse(java.util.function.Supplier<T> parser) {
+            try {
+                return parser.get();
+            } catch (IllegalArgumentException e) {
+                throw new UserError(e.getMessage(), e);
             }
         }
     }

@@ -126,7 +126,7 @@ public final class LlamaModel implements AutoCloseable {
                 case AUTO -> device.isGpu() ? DataType.FLOAT16 : DataType.FLOAT32;
             };
             int ctx = options.maxContext() > 0 ? Math.min(options.maxContext(), config.maxPositions())
-                    : Math.min(config.maxPositions(), DEFAULT_MAX_CONTEXT);
+                    : defaultContext(config);
             Loader ld = new Loader(config, weights, manager, dtype, options.int8());
             int d = config.hiddenSize();
             int hd = config.headDim();
@@ -157,6 +157,11 @@ public final class LlamaModel implements AutoCloseable {
             manager.close();
             throw e;
         }
+    }
+
+    /** The context window used when {@link Options#maxContext} is 0: min(config max positions, 8192). */
+    public static int defaultContext(ModelConfig config) {
+        return Math.min(config.maxPositions(), DEFAULT_MAX_CONTEXT);
     }
 
     public ModelConfig config() {

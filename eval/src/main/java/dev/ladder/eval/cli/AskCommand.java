@@ -110,7 +110,7 @@ final class AskCommand implements Callable<Integer> {
         if (!rule.equals("fixed") && !rule.equals("similar")) {
             throw new UserError("--exemplars must be fixed or similar, got '" + exemplarRule + "'");
         }
-        ModelLoader.LoadSpec load = loadSpec();
+        ModelLoader.LoadSpec load = loadSpec(settings);
         Path modelDir = ModelCommand.resolve(model);
         if (adapter != null && !Files.isDirectory(adapter)) {
             throw new UserError("adapter directory not found: " + adapter);
@@ -127,12 +127,14 @@ final class AskCommand implements Callable<Integer> {
         }
     }
 
-    private ModelLoader.LoadSpec loadSpec() {
+    private ModelLoader.LoadSpec loadSpec(Settings settings) {
         DeviceChoice where = DeviceOptions.parse(device);
         String mb = mergeBase.strip().toLowerCase(Locale.ROOT);
         if (!mb.equals("full") && !mb.equals("nf4")) throw new UserError("--merge-base must be full or nf4, got '" + mergeBase + "'");
         if (mb.equals("nf4") && adapter == null) throw new UserError("--merge-base nf4 applies to an --adapter; none given");
-        return new ModelLoader.LoadSpec("djl", dtype, where, MergeBase.valueOf(mb.toUpperCase(Locale.ROOT)));
+        return new ModelLoader.LoadSpec("djl", dtype, where, MergeBase.valueOf(mb.toUpperCase(Locale.ROOT)),
+                ModelLoader.Workload.of(List.of(strategy), settings.candidates(), settings.tabularPrompt(),
+                        settings.maxNewTokens()));
     }
 
     private Settings settings() {

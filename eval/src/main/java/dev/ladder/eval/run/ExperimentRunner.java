@@ -98,6 +98,8 @@ public final class ExperimentRunner {
         List<BenchmarkItem> items = benchmark.split(experiment.split());
         if (experiment.limit() != null && experiment.limit() < items.size()) items = items.subList(0, experiment.limit());
         Map<String, ResolvedModel> resolved = resolveModels();
+        // device and memory plan of every model before anything is made: a model that cannot run here is one line
+        resolved.forEach((id, m) -> ModelLoader.check(m.dir(), loadSpec(id, m.spec())));
         ExemplarSelector exemplars = exemplars(benchmark);
         if (resolved.isEmpty()) {
             throw new UserError("no rung can run: " + String.join("; ", experiment.warnings()));
@@ -248,6 +250,14 @@ public final class ExperimentRunner {
         });
     }
 
+    /** How a model loads, with the workload its rungs put on it (for the memory plan). */
+    private ModelLoader.LoadSpec loadSpec(String id, ModelSpec spec) {
+        List<String> strategies = experiment.rungs().stream().filter(r -> r.model().equals(id)).map(RungSpec::strategy).toList();
+        var settings = experiment.settings();
+        return ModelLoader.LoadSpec.of(spec, ModelLoader.Workload.of(strategies, settings.candidates(),
+                settings.tabularPrompt(), settings.maxNewTokens()));
+    }
+
     /** The cells of each model, models in the order of their first cell, cells in experiment order. */
     private List<List<Cell>> cellsByModel() {
         Map<String, List<Cell>> groups = new java.util.LinkedHashMap<>();
@@ -257,7 +267,7 @@ public final class ExperimentRunner {
 
     private LanguageModel load(String id, ResolvedModel m, GenerationCache cache, RunDirectory dir) {
         ModelSpec spec = m.spec();
-        ModelLoader.Loaded loaded = options.models().load(m.dir(), m.adapter(), ModelLoader.LoadSpec.of(spec), options.log());
+        ModelLoader.Loaded loaded = options.models().load(m.dir(), m.adapter(), loadSpec(id, spec), options.log());
         recordLoad(dir, id, loaded);
         LanguageModel model = loaded.model();
         if (cache == null) return model;
@@ -277,6 +287,8 @@ public final class ExperimentRunner {
         env.putIfAbsent(p + "device", dev.ladder.inference.device.DeviceChoice.label(loaded.device()));
         env.putIfAbsent(p + "dtype", loaded.dtype());
         env.putIfAbsent(p + "load_millis", Long.toString(loaded.loadMillis()));
+        env.putIfAbsent(p + "memory_plan_bytes", Long.toString(loaded.plan().totalBytes()));
+        env.putIfAbsent(p + "memory_budget_bytes", Long.toString(loaded.plan().budgetBytes()));
         dir.writeEnvironment(env);
     }
 

@@ -6,10 +6,17 @@ import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.inference.device.DeviceChoice;
+import dev.ladder.inference.device.DeviceKind;
+import dev.ladder.inference.device.MemoryPlan;
+import dev.ladder.inference.device.MemoryRequest;
+import dev.ladder.inference.device.MemorySize;
+import dev.ladder.inference.device.TorchRuntime;
+import dev.ladder.inference.device.WeightFormat;
 import dev.ladder.inference.device.TorchSetupException;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.LlamaModel;
+import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
@@ -19,6 +26,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.Locale;
 
 /**
@@ -56,15 +64,41 @@ public final class ModelLoader {
      * How to load a model: engine, dtype ({@code auto}, {@code f32}, {@code f16}, {@code int8}), device and, for a
      * model with an adapter, the merge base.
      */
-    public record LoadSpec(String engine, String dtype, DeviceChoice device, MergeBase mergeBase) {
-        public static LoadSpec of(ModelSpec spec) {
+    public record LoadSpec(String engine, String dtype, DeviceChoice device, MergeBase mergeBase, Workload workload) {
+        public static LoadSpec of(ModelSpec spec, Workload workload) {
             return new LoadSpec(spec.engine(), spec.dtype(), DeviceChoice.parse(spec.device(), "device"),
-                    MergeBase.valueOf(spec.mergeBase().toUpperCase(Locale.ROOT)));
+                    MergeBase.valueOf(spec.mergeBase().toUpperCase(Locale.ROOT)), workload);
         }
     }
 
-    /** A loaded model, where it runs, the dtype {@code auto} resolved to, and how long loading took. */
-    public record Loaded(LanguageModel model, Device device, String dtype, long loadMillis) {}
+    /**
+     * Prompt tokens a memory plan allows for. The ladder's prompts on ClassicModels are at most 640 Llama-3 tokens
+     * (k = 3, train split; k = 0: 510); the tabular and repair prompts add a few hundred.
+     */
+    public static final int PROMPT_BUDGET = 1024;
+
+    /**
+     * What a model will be asked to hold at once, for its memory plan: candidate rows decoded together and tokens per
+     * row (prompt and new tokens).
+     */
+    public record Workload(int rows, int context) {
+        public Workload {
+            if (rows < 1 || context < 2) throw new IllegalArgumentException("rows >= 1 and context >= 2: " + rows + ", " + context);
+        }
+
+        /**
+         * The largest call the strategies make: one greedy row for the prompt rungs and agent-0/1; from agent-2 on
+         * the standard prompt, the tabular one (when on) and {@code candidates} samples together.
+         */
+        public static Workload of(Collection<String> strategies, int candidates, boolean tabular, int maxNewTokens) {
+            boolean sampled = strategies.stream().anyMatch(s -> s.matches("agent-[2-9]"));
+            int rows = sampled ? 1 + (tabular ? 1 : 0) + candidates : 1;
+            return new Workload(Math.min(rows, DjlLanguageModel.Options.DEFAULT.maxBatchRows()), PROMPT_BUDGET + maxNewTokens);
+        }
+    }
+
+    /** A loaded model, where it runs, the dtype {@code auto} resolved to, its memory plan, and how long loading took. */
+    public record Loaded(LanguageModel model, Device device, String dtype, MemoryPlan plan, long loadMillis) {}
 
     /**
      * Resolves the device and dtype, says on {@code log} what it loads where (before loading, so a slow or failing
@@ -75,16 +109,10 @@ public final class ModelLoader {
      * @throws UserError for an unknown engine or dtype, a device the loaded libtorch cannot serve, or a bad model
      */
     public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log) {
-        if (!"djl".equals(spec.engine())) {
-            throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use djl)");
-        }
-        Device device;
-        try {
-            device = spec.device().resolve();
-        } catch (TorchSetupException e) {
-            throw new UserError(e.getMessage(), e);
-        }
-        String dtype = resolveDtype(spec.dtype(), device);
+        Checked checked = check(modelDir, spec);
+        Device device = checked.device();
+        MemoryPlan plan = checked.plan();
+        String dtype = plan.request().format().cliName();
         LlamaModel.Options model = switch (dtype) {
             case "f32" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT32, false, 0);
             case "f16" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT16, false, 0);
@@ -95,7 +123,9 @@ public final class ModelLoader {
         if (log != null) {
             log.println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter
                     + (spec.mergeBase() == MergeBase.NF4 ? " (merged into the NF4 base)" : "")) + " on " + DeviceChoice.label(device)
-                    + " as " + dtype + (spec.dtype().equals(dtype) ? "" : " (dtype " + spec.dtype() + ")") + " ...");
+                    + " as " + dtype + (spec.dtype().equals(dtype) ? "" : " (dtype " + spec.dtype() + ")")
+                    + (plan.budgetBytes() > 0 ? ", planned " + MemorySize.format(plan.totalBytes()) + " of "
+                    + MemorySize.format(plan.budgetBytes()) : "") + " ...");
             log.flush();
         }
         long t0 = System.nanoTime();
@@ -113,25 +143,70 @@ public final class ModelLoader {
             log.printf(Locale.ROOT, "loaded in %.1f s%n", ms / 1e3);
             log.flush();
         }
-        return new Loaded(lm, device, dtype, ms);
-    }
-
-    /** As {@link #load(Path, Path, LoadSpec, PrintWriter)} on the default device, without messages. */
-    public static LanguageModel load(Path modelDir, Path adapter, String engine, String dtype) {
-        return load(modelDir, adapter, new LoadSpec(engine, dtype, DeviceChoice.AUTO, MergeBase.FULL), null).model();
+        return new Loaded(lm, device, dtype, plan, ms);
     }
 
     /**
-     * The dtype a model loads with: an explicit one as given; {@code auto} is f32 on a CPU and f16 on a GPU.
+     * Everything that can refuse a load, without loading: the device (cuda on a libtorch without CUDA), the dtype and
+     * the memory plan. Callers that make files (a run directory) check every model first.
      *
-     * @throws UserError for an unknown dtype
+     * @throws UserError naming what does not fit and what would
      */
-    static String resolveDtype(String dtype, Device device) {
-        String d = dtype.toLowerCase(Locale.ROOT);
-        return switch (d) {
-            case "f32", "f16", "int8" -> d;
-            case "auto" -> device.isGpu() ? "f16" : "f32";
-            default -> throw new UserError("unknown dtype '" + dtype + "' (use auto, f32, f16 or int8)");
+    public static Checked check(Path modelDir, LoadSpec spec) {
+        if (!"djl".equals(spec.engine())) {
+            throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use djl)");
+        }
+        Device device;
+        try {
+            device = spec.device().resolve();
+        } catch (TorchSetupException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        MemoryPlan plan = plan(modelDir, spec, device);
+        if (plan.budgetBytes() > 0 && !plan.fits()) {
+            throw new UserError(plan.refusal() + " (ladder model plan shows the numbers; --dtype, settings.candidates and"
+                    + " settings.max_new_tokens change them)");
+        }
+        return new Checked(device, plan);
+    }
+
+    /** The device a load resolved to and its memory plan (whose request holds the weight format). */
+    public record Checked(Device device, MemoryPlan plan) {}
+
+    /**
+     * The memory plan of the load: the budget is the GPU's memory (as CUDA reports it) or the host's; {@code auto}
+     * resolves through {@link MemoryPlan#autoFormat} (f32 on a CPU; f16 on a GPU, int8 on one under 20 GB where f16
+     * does not fit). A budget that cannot be read is 0: the plan is then only printed, never enforced.
+     *
+     * @throws UserError for an unknown dtype or an unreadable config.json
+     */
+    static MemoryPlan plan(Path modelDir, LoadSpec spec, Device device) {
+        ModelConfig config;
+        try {
+            config = ModelConfig.read(modelDir);
+        } catch (ModelException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        DeviceKind kind = device.isGpu() ? DeviceKind.CUDA : DeviceKind.CPU;
+        long budget = device.isGpu() ? gpuMemory(device) : Math.max(0, MemorySize.physicalMemory());
+        int context = Math.min(spec.workload().context(), LlamaModel.defaultContext(config));
+        int rows = spec.workload().rows();
+        int prefill = DjlLanguageModel.Options.DEFAULT.prefillTokens();
+        String d = spec.dtype().toLowerCase(Locale.ROOT);
+        WeightFormat format = switch (d) {
+            case "f32", "f16", "int8" -> WeightFormat.parse(d);
+            case "auto" -> budget > 0 ? MemoryPlan.autoFormat(config, kind, budget, rows, context, prefill)
+                    : kind == DeviceKind.CUDA ? WeightFormat.F16 : WeightFormat.F32;
+            default -> throw new UserError("unknown dtype '" + spec.dtype() + "' (use auto, f32, f16 or int8)");
         };
+        String name = String.valueOf(modelDir.toAbsolutePath().normalize().getFileName());
+        return MemoryPlan.of(name, config, new MemoryRequest(format, kind, rows, context, prefill), budget);
+    }
+
+    private static long gpuMemory(Device device) {
+        for (TorchRuntime.Gpu g : TorchRuntime.info().gpus()) {
+            if (g.index() == device.getDeviceId()) return Math.max(0, g.totalBytes());
+        }
+        return 0;
     }
 }

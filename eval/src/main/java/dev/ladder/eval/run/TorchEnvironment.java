@@ -1,10 +1,8 @@
 package dev.ladder.eval.run;
 
+import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.TorchRuntime;
 import dev.ladder.inference.store.StorePaths;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -36,22 +34,10 @@ public final class TorchEnvironment {
             env.put("gpu." + g.index() + ".memory_total_bytes", Long.toString(g.totalBytes()));
         }
         env.put("device.default", info.defaultDevice());
-        env.put("host.memory_total_bytes", Long.toString(hostMemoryBytes()));
+        env.put("host.memory_total_bytes", Long.toString(MemorySize.physicalMemory()));
         env.put("cache.ladder", StorePaths.cacheDir().toString());
         env.put("cache.models", StorePaths.modelsDir().toString());
         env.put("cache.djl", ai.djl.util.Utils.getEngineCacheDir("pytorch").toString());
         return env;
-    }
-
-    /** MemTotal of /proc/meminfo in bytes, or -1 off Linux. */
-    public static long hostMemoryBytes() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                if (line.startsWith("MemTotal:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
-        return -1;
     }
 }

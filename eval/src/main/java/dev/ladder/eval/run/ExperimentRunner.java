@@ -288,7 +288,8 @@ public final class ExperimentRunner {
         env.putIfAbsent(p + "dtype", loaded.dtype());
         env.putIfAbsent(p + "load_millis", Long.toString(loaded.loadMillis()));
         env.putIfAbsent(p + "memory_plan_bytes", Long.toString(loaded.plan().totalBytes()));
-        env.putIfAbsent(p + "memory_budget_bytes", Long.toString(loaded.plan().budgetBytes()));
+        long budget = loaded.plan().budgetBytes();
+        env.putIfAbsent(p + "memory_budget_bytes", budget == ModelLoader.UNKNOWN_BUDGET ? "unknown" : Long.toString(budget));
         dir.writeEnvironment(env);
     }
 

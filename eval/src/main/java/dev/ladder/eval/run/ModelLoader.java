@@ -124,7 +124,7 @@ public final class ModelLoader {
             log.println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter
                     + (spec.mergeBase() == MergeBase.NF4 ? " (merged into the NF4 base)" : "")) + " on " + DeviceChoice.label(device)
                     + " as " + dtype + (spec.dtype().equals(dtype) ? "" : " (dtype " + spec.dtype() + ")")
-                    + (plan.budgetBytes() > 0 ? ", planned " + MemorySize.format(plan.totalBytes()) + " of "
+                    + (plan.budgetBytes() != UNKNOWN_BUDGET ? ", planned " + MemorySize.format(plan.totalBytes()) + " of "
                     + MemorySize.format(plan.budgetBytes()) : "") + " ...");
             log.flush();
         }
@@ -163,7 +163,7 @@ public final class ModelLoader {
             throw new UserError(e.getMessage(), e);
         }
         MemoryPlan plan = plan(modelDir, spec, device);
-        if (plan.budgetBytes() > 0 && !plan.fits()) {
+        if (plan.budgetBytes() != UNKNOWN_BUDGET && !plan.fits()) {
             throw new UserError(plan.refusal() + " (ladder model plan shows the numbers; --dtype, settings.candidates and"
                     + " settings.max_new_tokens change them)");
         }
@@ -176,7 +176,7 @@ public final class ModelLoader {
     /**
      * The memory plan of the load: the budget is the GPU's memory (as CUDA reports it) or the host's; {@code auto}
      * resolves through {@link MemoryPlan#autoFormat} (f32 on a CPU; f16 on a GPU, int8 on one under 20 GB where f16
-     * does not fit). A budget that cannot be read is 0: the plan is then only printed, never enforced.
+     * does not fit). A budget that cannot be read is {@link #UNKNOWN_BUDGET}: the plan is then never enforced.
      *
      * @throws UserError for an unknown dtype or an unreadable config.json
      */
@@ -200,8 +200,12 @@ public final class ModelLoader {
             default -> throw new UserError("unknown dtype '" + spec.dtype() + "' (use auto, f32, f16 or int8)");
         };
         String name = String.valueOf(modelDir.toAbsolutePath().normalize().getFileName());
-        return MemoryPlan.of(name, config, new MemoryRequest(format, kind, rows, context, prefill), budget);
+        return MemoryPlan.of(name, config, new MemoryRequest(format, kind, rows, context, prefill),
+                budget > 0 ? budget : UNKNOWN_BUDGET);
     }
+
+    /** The budget of a plan whose device memory could not be read: it always fits, and is never enforced. */
+    static final long UNKNOWN_BUDGET = Long.MAX_VALUE;
 
     private static long gpuMemory(Device device) {
         for (TorchRuntime.Gpu g : TorchRuntime.info().gpus()) {

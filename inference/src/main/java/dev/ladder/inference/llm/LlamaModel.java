@@ -252,14 +252,34 @@ public final class LlamaModel implements AutoCloseable {
         long len = keys.getShape().get(2);
 
         q = q.mul(1.0 / Math.sqrt(hd));
-        NDArray scores = q.matMul(keys.transpose(0, 1, 3, 2));                 // [B, KV, G*T, L]
-        if (mask != null) {
-            scores = scores.reshape(b, nkv, groups, t, len).add(mask).reshape(b, nkv, (long) groups * t, len);
+        NDArray keysT = keys.transpose(0, 1, 3, 2);
+        long block = queryBlock(b, nh, t, len);
+        NDArray heads;                                                           // [B, KV, G*T, hd]
+        if (block >= t) {
+            heads = attend(q, keysT, values, mask, b, nkv, groups, t, len);
+        } else {
+            // a long prefill attends in blocks of queries, each block's scores freed before the next: the scores
+            // ([B, H, T, L], 12 bytes each with the mask and softmax copies) would otherwise dominate a GPU's memory
+            NDManager layerManager = q.getManager();
+            NDArray q5 = q.reshape(b, nkv, groups, t, hd);
+            NDList blocks = new NDList();
+            for (long from = 0; from < t; from += block) {
+                long to = Math.min(t, from + block);
+                try (NDManager bm = layerManager.newSubManager()) {
+                    NDArray qb = Ops.slice(q5, 3, from, to).reshape(b, nkv, groups * (to - from), hd);
+                    qb.attach(bm);
+                    NDArray mb = mask == null ? null : rowsOf(mask, t, from, to);
+                    if (mb != null) mb.attach(bm);
+                    NDArray out = attend(qb, keysT, values, mb, b, nkv, groups, to - from, len)
+                            .reshape(b, nkv, groups, to - from, hd);
+                    out.attach(layerManager);
+                    blocks.add(out);
+                }
+            }
+            heads = ai.djl.ndarray.NDArrays.concat(blocks, 3);                 // [B, KV, G, T, hd]
+            blocks.close();
         }
-        NDArray probs = Ops.softmax(scores, -1, DataType.FLOAT32);
-        if (dtype != DataType.FLOAT32) probs = probs.toType(dtype, false);
-        NDArray attn = probs.matMul(values)                                      // [B, KV, G*T, hd]
-                .reshape(b, nh, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) nh * hd);
+        NDArray attn = heads.reshape(b, nh, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) nh * hd);
         NDArray x1 = x.add(l.o.apply(attn));
 
         NDArray h2 = rmsNorm(x1, l.postNorm);
@@ -269,6 +289,42 @@ public final class LlamaModel implements AutoCloseable {
         NDArray up = Ops.slice(gu, 2, inter, 2 * inter);
         NDArray act = gate.mul(Ops.sigmoid(gate)).mul(up);
         return x1.add(l.down.apply(act));
+    }
+
+    /**
+     * Scaled-dot-product attention of queries {@code [B, KV, G*T, hd]} (already scaled) over {@code keysT}
+     * {@code [B, KV, hd, L]}: scores in the compute type, masked and soft-maxed in float32, probabilities back in the
+     * compute type. Results attach to the queries' manager.
+     */
+    private NDArray attend(NDArray q, NDArray keysT, NDArray values, NDArray mask, long b, long nkv, long groups,
+                           long t, long len) {
+        NDArray scores = q.matMul(keysT);                                         // [B, KV, G*T, L]
+        if (mask != null) {
+            scores = scores.reshape(b, nkv, groups, t, len).add(mask).reshape(b, nkv, groups * t, len);
+        }
+        NDArray probs = Ops.softmax(scores, -1, DataType.FLOAT32);
+        if (dtype != DataType.FLOAT32) probs = probs.toType(dtype, false);
+        return probs.matMul(values);
+    }
+
+    /** Rows {@code [from, to)} of the query axis of a mask broadcastable to {@code [B, 1, 1, T, L]}. */
+    private static NDArray rowsOf(NDArray mask, long t, long from, long to) {
+        int axis = mask.getShape().dimension() - 2;
+        if (axis < 0 || mask.getShape().get(axis) != t) return mask.duplicate();   // one row for every query
+        return Ops.slice(mask, axis, from, to);
+    }
+
+    /** Bytes of attention scores one query block may hold (12 per score: scores, mask sum, softmax, probabilities). */
+    static volatile long attentionBlockBytes = 256L << 20;
+
+    /**
+     * Queries per attention block for {@code b} rows of {@code t} new tokens over {@code l} keys with {@code heads}
+     * query heads: all of them when their scores fit {@link #attentionBlockBytes}, else as many as fit (at least 1).
+     * The memory plan uses the same rule.
+     */
+    public static long queryBlock(long b, long heads, long t, long l) {
+        long perQuery = b * heads * l * 12;
+        return Math.max(1, Math.min(t, attentionBlockBytes / Math.max(1, perQuery)));
     }
 
     /** {@code x * rsqrt(mean(x^2) + eps) * w}, statistics in float32, result in the compute type. */

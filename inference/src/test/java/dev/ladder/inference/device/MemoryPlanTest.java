@@ -90,28 +90,31 @@ class MemoryPlanTest {
         // 2 x 32 layers x 8 KV heads x 128 x 2 bytes = 131,072 per token, x 8 rows x 1800 = 14,400 cells,
         // plus the f32 padding mask 14,400 x 4
         assertThat(p.kvCacheBytes()).isEqualTo(131_072L * 14_400 + 14_400 * 4);
-        // worst pass: one 1799-token prompt (2048 / 1799 = 1 per chunk), its keys/values forked to 8 rows;
-        // n = 1799 tokens, c = 2 bytes. Held for the pass: ids + positions 2n x 8, RoPE rows 2n x 128 x c, causal
-        // mask, padding mask and their sum 1799^2 x 4 + 1799 x 4 + 1799^2 x 4                 = 26,848,276
+        // worst pass: two 1024-token prompts in one 2048-token chunk, forked to 8 rows (with attention in blocks of
+        // queries, a longer single prompt costs less than this); n = 2 x 1024 = 2048 tokens, c = 2 bytes.
+        // Held for the pass: ids + positions 2n x 8, RoPE rows 2n x 128 x c, causal mask 1024^2 x 4, padding mask
+        // 2 x 1024 x 4 and their sum 2 x 1024^2 x 4                                           = 13,672,448
         // one layer (all freed only at its end):
-        //   attention 32 heads x 1799^2 x 12 bytes (scores f16, +mask f32, softmax f32, probs f16)  = 1,242,777,984
-        //   dequantised matrices in f16: q/k/v 6144x4096, o 4096^2, gate/up 28672x4096, down 4096x14336,
-        //     plus each projection's output and scaled output 2n x out x c:
-        //     qkv 94,543,872, o 63,029,248, gate/up 441,204,736, down 146,915,328
-        //   two RMSNorms, f32 copy, square, x/rms, x w (4 x n x 4096 x 4) + f16 result: 2 x 132,658,260
-        //   RoPE 4 x n x 5120 x c = 73,687,040; SwiGLU 3 x n x 14336 x c = 154,742,784
-        //   fork: k, v made contiguous and copied to 8 rows, 2 x (n + 8n) x 1024 x c          = 66,318,336
-        //   queries regrouped, scaled, probs x V, heads merged: 4 x n x 4096 x c                = 58,949,632
-        //   input, residual, output: 3 x n x 4096 x c                                          = 44,212,224
-        //   -> 2,651,697,704
-        long layer = 1_242_777_984L + 94_543_872L + 63_029_248L + 441_204_736L + 146_915_328L
-                + 2 * 132_658_260L + 73_687_040L + 154_742_784L + 66_318_336L + 58_949_632L + 44_212_224L;
-        assertThat(layer).isEqualTo(2_651_697_704L);
-        assertThat(p.workspaceBytes()).isEqualTo(26_848_276L + layer);
-        assertThat(p.workspacePass()).isEqualTo(new MemoryPlan.Pass(true, 1, 1799, 1799));
+        //   attention in blocks of queries (LlamaModel.queryBlock): 2 rows x 32 heads x 1024 keys x 12 bytes
+        //     (scores f16, +mask f32, softmax f32, probs f16) = 786,432 per query; 256 MiB / 786,432 = 341 queries
+        //     per block, x 786,432                                                             = 268,173,312
+        //     and the blocks joined, n x 4096 x c                                               = 16,777,216
+        //   dequantised matrices in f16 plus each projection's output and scaled output 2n x out x c:
+        //     qkv 6144x4096x2 + 2n x 6144 x 2 = 100,663,296; o 67,108,864; gate/up 469,762,048; down 150,994,944
+        //   two RMSNorms, f32 copy, square, x/rms, x w (4 x n x 4096 x 4) + f16 result: 2 x 151,019,520
+        //   RoPE 4 x n x 5120 x c = 83,886,080; SwiGLU 3 x n x 14336 x c = 176,160,768
+        //   fork: k, v made contiguous and copied to 8 rows, 2 x (n + 8 x 1024) x 1024 x c     = 41,943,040
+        //   queries regrouped, scaled, probs x V, heads merged: 4 x n x 4096 x c                = 67,108,864
+        //   input, residual, output: 3 x n x 4096 x c                                          = 50,331,648
+        //   -> 1,794,949,120 (more than the logits stage: 2 x 128256 x 6 + 8 x 128256 x 4 x 3 = 13,851,648)
+        long layer = 268_173_312L + 16_777_216L + 100_663_296L + 67_108_864L + 469_762_048L + 150_994_944L
+                + 2 * 151_019_520L + 83_886_080L + 176_160_768L + 41_943_040L + 67_108_864L + 50_331_648L;
+        assertThat(layer).isEqualTo(1_794_949_120L);
+        assertThat(p.workspaceBytes()).isEqualTo(13_672_448L + layer);
+        assertThat(p.workspacePass()).isEqualTo(new MemoryPlan.Pass(true, 2, 1024, 1024));
         assertThat(p.overheadBytes()).isEqualTo(600L << 20);
-        // 9.09 GB + 1.89 GB + 2.68 GB + 0.63 GB = 14.28 GB = 13.3 GiB of 15 GiB
-        assertThat(p.totalBytes()).isEqualTo(9_085_407_232L + 1_887_494_400L + 2_678_545_980L + 629_145_600L);
+        // 9.09 GB + 1.89 GB + 1.81 GB + 0.63 GB = 13.41 GB = 12.5 GiB of 15 GiB
+        assertThat(p.totalBytes()).isEqualTo(9_085_407_232L + 1_887_494_400L + 1_808_621_568L + 629_145_600L);
         assertThat(p.fits()).isTrue();
         assertThat(p.alternatives()).isEmpty();
         assertThat(p.suggestion()).isEmpty();
@@ -138,7 +141,7 @@ class MemoryPlanTest {
         assertThat(refusal).doesNotContain("\n")
                 .startsWith("Meta-Llama-3-8B-Instruct f16 on cuda, 8 rows x 1800 tokens, needs ")
                 .contains("(weights 15.0, KV 1.8, workspace ")
-                .contains("but the budget is 15.0 GiB: use int8 weights (13.3 GiB)");
+                .contains("but the budget is 15.0 GiB: use int8 weights (12.5 GiB)");
         assertThat(MemoryPlan.autoFormat(c, DeviceKind.CUDA, T4, 8, 1800, 2048)).isEqualTo(WeightFormat.INT8);
         // 24 GiB (>= 20 GB): f16 stays even where it does not fit at 16 rows x 8192
         assertThat(MemoryPlan.autoFormat(c, DeviceKind.CUDA, 24 * GIB, 16, 8192, 4096)).isEqualTo(WeightFormat.F16);
@@ -159,11 +162,13 @@ class MemoryPlanTest {
         // 2 x 24 layers x 2 KV heads x 64 x 4 = 24,576 per token x 16 x 2048 cells, + mask 32,768 x 4
         assertThat(p.kvCacheBytes()).isEqualTo(24_576L * 32_768 + 32_768L * 4);
         // worst pass: two 2047-token prompts in one 4096-token chunk (forked to 16 rows);
-        // attention alone 2 x 14 heads x 2047^2 x 12 = 1,407,910,224 of the 2,219,259,144
+        // attention, whole, would be 2 x 14 heads x 2047^2 x 12 = 1,407,910,224; in blocks of 390 queries
+        // (256 MiB / (2 x 14 x 2047 x 12)) it is 268,238,880, plus the blocks joined 4094 x 896 x 4 = 14,672,896:
+        // 2,219,259,144 - 1,407,910,224 + 268,238,880 + 14,672,896
         assertThat(p.workspacePass()).isEqualTo(new MemoryPlan.Pass(true, 2, 2047, 2047));
-        assertThat(p.workspaceBytes()).isEqualTo(2_219_259_144L);
+        assertThat(p.workspaceBytes()).isEqualTo(1_094_260_696L);
         assertThat(p.overheadBytes()).isEqualTo(768L << 20);
-        assertThat(p.totalBytes()).isEqualTo(1_977_179_648L + 805_437_440L + 2_219_259_144L + 805_306_368L);
+        assertThat(p.totalBytes()).isEqualTo(1_977_179_648L + 805_437_440L + 1_094_260_696L + 805_306_368L);
         assertThat(p.fits()).isTrue();
 
         // the same on a 4 GiB machine: shorter context or fewer rows, each the largest that fits

@@ -112,6 +112,49 @@ class DjlLanguageModelTest {
     }
 
     @Test
+    void attentionInQueryBlocksGivesTheSameCompletions() {
+        List<GenerationRequest> reqs = List.of(
+                req(LlamaModelTest.tokens(5, 2), 9, Sampling.GREEDY, 0),
+                req(LlamaModelTest.tokens(13, 3), 6, HOT, 42),
+                req(LlamaModelTest.tokens(11, 6), 10, NUCLEUS, 3).withN(3));
+        List<Completion> whole = lm.generate(reqs);
+        long saved = LlamaModel.attentionBlockBytes;
+        try {
+            // a few queries per block: the padded, forked prefill attends block by block, decode steps are one query
+            LlamaModel.attentionBlockBytes = 3L * 4 * 13 * 12;
+            assertThat(LlamaModel.queryBlock(3, 4, 13, 13)).isLessThan(13);
+            List<Completion> blocked = lm.generate(reqs);
+            for (int i = 0; i < reqs.size(); i++) {
+                for (int c = 0; c < whole.get(i).candidates().size(); c++) {
+                    Candidate a = whole.get(i).candidates().get(c);
+                    Candidate b = blocked.get(i).candidates().get(c);
+                    assertThat(b.tokenIds()).as("request %d candidate %d", i, c).isEqualTo(a.tokenIds());
+                    for (int j = 0; j < a.logProbs().size(); j++) {
+                        assertThat(b.logProbs().get(j)).isCloseTo(a.logProbs().get(j), org.assertj.core.data.Offset.offset(1e-5f));
+                    }
+                }
+            }
+        } finally {
+            LlamaModel.attentionBlockBytes = saved;
+        }
+    }
+
+    @Test
+    void queryBlocksFitTheirBudget() {
+        long saved = LlamaModel.attentionBlockBytes;
+        try {
+            LlamaModel.attentionBlockBytes = 256L << 20;
+            // Llama-3-8B, 3 prompts of 1,279 tokens: 3 x 32 x 1,279 x 12 = 1,473,408 bytes per query, 182 per block
+            assertThat(LlamaModel.queryBlock(3, 32, 1279, 1279)).isEqualTo(182);
+            assertThat(LlamaModel.queryBlock(1, 32, 1, 4096)).isEqualTo(1);    // a decode step is never split
+            assertThat(LlamaModel.queryBlock(1, 9, 40, 40)).isEqualTo(40);     // small passes stay whole
+            assertThat(LlamaModel.queryBlock(64, 64, 8192, 8192)).isEqualTo(1);
+        } finally {
+            LlamaModel.attentionBlockBytes = saved;
+        }
+    }
+
+    @Test
     void sameSeedSameSampleDifferentSeedsDiffer() {
         int[] prompt = LlamaModelTest.tokens(6, 9);
         List<GenerationRequest> reqs = new ArrayList<>();

@@ -83,6 +83,9 @@ final class GenerateCommand implements Callable<Integer> {
             GenerationRequest request = new GenerationRequest(text, ids, maxTokens, sampling, n, seed, stopIds, stops);
             Completion completion;
             try (LanguageModel lm = DjlLanguageModel.load(dir, Engine.getEngine("PyTorch").defaultDevice(), DjlLanguageModel.Options.DEFAULT)) {
+                if (lm instanceof DjlLanguageModel djl) {
+                    for (String w : djl.model().loadReport().warnings()) spec.commandLine().getErr().println("warning: " + w);
+                }
                 completion = lm.generate(List.of(request)).get(0);
             }
             print(completion);

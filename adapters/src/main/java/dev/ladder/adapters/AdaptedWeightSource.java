@@ -94,6 +94,12 @@ public final class AdaptedWeightSource implements WeightSource {
         return toHalf(rows(name, firstRow, rows));
     }
 
+    /** The base's clamps; merged tensors are narrowed here with the same clamping but are not counted. */
+    @Override
+    public java.util.List<dev.ladder.inference.model.F16Clamp> float16Clamps() {
+        return base.float16Clamps();
+    }
+
     /**
      * Rows {@code [firstRow, firstRow + rows)} of a tensor as this source gives them (merged where modified), in a
      * new float array.
@@ -177,7 +183,7 @@ public final class AdaptedWeightSource implements WeightSource {
 
     private static ByteBuffer toHalf(float[] f) {
         ByteBuffer b = ByteBuffer.allocateDirect(f.length * 2).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < f.length; i++) b.putShort(i << 1, HalfFloats.floatToF16(f[i]));
+        for (int i = 0; i < f.length; i++) b.putShort(i << 1, HalfFloats.floatToF16Clamped(f[i]));
         return b;
     }
 

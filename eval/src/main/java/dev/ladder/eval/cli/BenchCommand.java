@@ -176,8 +176,9 @@ final class BenchCommand {
     }
 
     @Command(name = "generate", mixinStandardHelpOptions = true,
-            description = "Generation throughput of the djl engine: prefill tok/s, decode tok/s per batch size, peak memory, "
-                    + "batch-1 decode as a share of the memory-bandwidth roofline.")
+            description = "Generation throughput of the djl engine: prefill tok/s, decode tok/s per batch size, load time and "
+                    + "peak host memory while loading, peak RSS, GPU memory on a GPU, batch-1 decode as a share of the "
+                    + "memory-bandwidth roofline (weights plus KV cache read per step).")
     static final class Generate implements Callable<Integer> {
         @Spec CommandSpec spec;
         @Option(names = "--model", required = true, paramLabel = "MODEL",
@@ -214,6 +215,11 @@ final class BenchCommand {
                 throw new UserError(e.getMessage(), e);
             }
             PrintWriter out = spec.commandLine().getOut();
+            if (r.load() != null) {
+                PrintWriter err = spec.commandLine().getErr();
+                for (String w : r.load().warnings()) err.println("warning: " + w);
+                err.flush();
+            }
             out.print(r.table());
             out.flush();
             return 0;

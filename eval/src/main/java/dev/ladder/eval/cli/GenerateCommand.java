@@ -86,7 +86,8 @@ final class GenerateCommand implements Callable<Integer> {
             Set<Integer> stopIds = new LinkedHashSet<>(tokenizer.eosIds());
             GenerationRequest request = new GenerationRequest(text, ids, maxTokens, sampling, n, seed, stopIds, stops);
             Completion completion;
-            try (LanguageModel lm = DjlLanguageModel.load(dir, DeviceOptions.resolve(where), DjlLanguageModel.Options.DEFAULT)) {
+            try (DjlLanguageModel lm = DjlLanguageModel.load(dir, DeviceOptions.resolve(where), DjlLanguageModel.Options.DEFAULT)) {
+                for (String w : lm.model().loadReport().warnings()) spec.commandLine().getErr().println("warning: " + w);
                 completion = lm.generate(List.of(request)).get(0);
             }
             print(completion);

@@ -272,7 +272,10 @@ class ModelCliTest {
                 .containsPattern("(?m)^decode, batch 1 \\(tok/s\\) +[\\d.]+$")
                 .containsPattern("(?m)^decode, batch 4 \\(tok/s\\) +[\\d.]+$")
                 .containsPattern("(?m)^decode, batch 16 \\(tok/s\\) +[\\d.]+$")
-                .containsPattern("(?m)^peak RSS \\(MB\\) +\\d+$")
+                .containsPattern("(?m)^peak RSS, VmHWM \\(MB\\) +\\d+$")
+                .containsPattern("(?m)^peak anonymous RSS while loading \\(MB\\) +\\d+$")
+                .containsPattern("(?m)^KV cache read per step, context 130 \\(MB\\) +[\\d.]+$")
+                .containsPattern("(?m)^  \\(host read: Java long\\[\\] sum of 512 MB, 1 thread\\)$")
                 .containsPattern("(?m)^batch-1 decode / roofline +\\d+%$");
 
         String m = dir.toString();

@@ -1,15 +1,18 @@
 package dev.ladder.inference.llm;
 
 import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.jni.JniUtils;
+import ai.djl.util.cuda.CudaUtils;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.Weights;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,30 +27,64 @@ import java.util.concurrent.Future;
 
 /**
  * Throughput of the {@code djl} engine on one model: prefill tokens/s for a 128-token prompt, decode tokens/s at
- * batch 1, 4 and 16 (greedy, prompt 128, through {@link DjlLanguageModel#generate}), peak resident memory, and the
- * batch-1 decode rate as a share of the memory roofline (weight bytes read per step over a measured read bandwidth).
- * Not a test: the CLI calls {@link #run} and prints {@link Result#table()}.
+ * batch 1, 4 and 16 (greedy, prompt 128, through {@link DjlLanguageModel#generate}), memory (the load's
+ * {@link LoadReport}, peak resident memory, GPU memory on a GPU), and the batch-1 decode rate as a share of the
+ * memory roofline: bytes one decode step reads (weights plus the KV cache at the benchmark's mean context) over a
+ * measured bandwidth. The same code runs on a CPU and on a CUDA device; only the bandwidth probe differs
+ * ({@link #measureBandwidth}). Not a test: the CLI calls {@link #run} and prints {@link Result#table()}.
  */
 public final class GenerationBenchmark {
     private GenerationBenchmark() {}
 
     public static final int PROMPT = 128;
     public static final List<Integer> BATCHES = List.of(1, 4, 16);
+    /** Size of the device-copy probe's array on a GPU (less when the device has less free memory). */
+    static final long DEVICE_PROBE_BYTES = 1L << 30;
+
+    /**
+     * A measured memory bandwidth.
+     *
+     * @param probe  how it was measured, for the table
+     * @param gbPerS bytes moved per second / 1e9
+     */
+    public record Bandwidth(String probe, double gbPerS) {}
+
+    /**
+     * GPU memory as CUDA reports it ({@code cudaMemGetInfo}) after the run. PyTorch keeps freed blocks cached, so
+     * "used" after the run is close to the peak PyTorch reserved (DJL exposes no allocator statistics).
+     */
+    public record GpuMemory(long totalBytes, long usedBytes) {}
 
     /**
      * @param weightBytesPerStep  weight bytes one decode step reads
-     * @param bandwidthGBs        measured host read bandwidth with {@code threads} threads, GB/s (1e9)
-     * @param prefillTokensPerSec prompt tokens per second for one 128-token prompt
+     * @param kvBytesPerToken     KV-cache bytes per token of context (keys and values, all layers)
+     * @param rooflineContext     context the roofline's KV read is taken at: prompt plus half the decoded tokens,
+     *                            the mean over a batch-1 decode
+     * @param bandwidth           measured bandwidth of the memory the weights live in
+     * @param prefillTokensPerSec prompt tokens per second for one prompt
      * @param decodeTokensPerSec  generated tokens per second by batch size
      * @param peakRssBytes        VmHWM of this process after the run (-1 when unknown)
+     * @param load                the model's load report (null when the model came loaded from elsewhere)
+     * @param gpuMemory           GPU memory after the run, null on a CPU or when CUDA cannot say
      */
     public record Result(String model, String device, int threads, int promptTokens, long weightBytesPerStep,
-                         double bandwidthGBs, double prefillTokensPerSec, Map<Integer, Double> decodeTokensPerSec,
-                         long peakRssBytes) {
+                         long kvBytesPerToken, int rooflineContext, Bandwidth bandwidth, double prefillTokensPerSec,
+                         Map<Integer, Double> decodeTokensPerSec, long peakRssBytes, LoadReport load,
+                         GpuMemory gpuMemory) {
+
+        /** KV-cache bytes one batch-1 decode step reads at {@link #rooflineContext}. */
+        public long kvBytesPerStep() {
+            return kvBytesPerToken * rooflineContext;
+        }
+
+        /** All bytes one batch-1 decode step reads: weights and KV cache. */
+        public long bytesPerStep() {
+            return weightBytesPerStep + kvBytesPerStep();
+        }
 
         /** Batch-1 decode steps per second the bandwidth allows. */
         public double rooflineTokensPerSec() {
-            return bandwidthGBs * 1e9 / weightBytesPerStep;
+            return bandwidth.gbPerS() * 1e9 / bytesPerStep();
         }
 
         /** Measured batch-1 decode rate over the roofline. */
@@ -59,22 +96,40 @@ public final class GenerationBenchmark {
         public String table() {
             StringBuilder sb = new StringBuilder();
             sb.append(String.format(Locale.ROOT, "model %s on %s, %d threads%n", model, device, threads));
-            sb.append(String.format(Locale.ROOT, "%-34s %12s%n", "metric", "value"));
-            sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "weights read per step (MB)", weightBytesPerStep / 1e6));
-            sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "read bandwidth (GB/s)", bandwidthGBs));
-            sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "prefill, prompt " + promptTokens + " (tok/s)", prefillTokensPerSec));
+            sb.append(String.format(Locale.ROOT, "%-44s %12s%n", "metric", "value"));
+            row(sb, "weights read per step (MB)", "%12.1f", weightBytesPerStep / 1e6);
+            row(sb, "KV cache read per step, context " + rooflineContext + " (MB)", "%12.1f", kvBytesPerStep() / 1e6);
+            row(sb, "bytes read per decode step (MB)", "%12.1f", bytesPerStep() / 1e6);
+            row(sb, "bandwidth (GB/s)", "%12.1f", bandwidth.gbPerS());
+            sb.append(String.format(Locale.ROOT, "  (%s)%n", bandwidth.probe()));
+            row(sb, "prefill, prompt " + promptTokens + " (tok/s)", "%12.1f", prefillTokensPerSec);
             for (Map.Entry<Integer, Double> e : decodeTokensPerSec.entrySet()) {
-                sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "decode, batch " + e.getKey() + " (tok/s)", e.getValue()));
+                row(sb, "decode, batch " + e.getKey() + " (tok/s)", "%12.1f", e.getValue());
             }
-            sb.append(String.format(Locale.ROOT, "%-34s %12.1f%n", "roofline, batch 1 (tok/s)", rooflineTokensPerSec()));
-            sb.append(String.format(Locale.ROOT, "%-34s %11.0f%%%n", "batch-1 decode / roofline", 100 * rooflineRatio()));
+            row(sb, "roofline, batch 1 (tok/s)", "%12.1f", rooflineTokensPerSec());
+            row(sb, "batch-1 decode / roofline", "%11.0f%%", 100 * rooflineRatio());
             Double b1 = decodeTokensPerSec.get(1);
             Double b16 = decodeTokensPerSec.get(16);
-            if (b1 != null && b16 != null) {
-                sb.append(String.format(Locale.ROOT, "%-34s %11.1fx%n", "batch 16 / batch 1", b16 / b1));
+            if (b1 != null && b16 != null) row(sb, "batch 16 / batch 1", "%11.1fx", b16 / b1);
+            if (load != null) {
+                row(sb, "load time (s)", "%12.1f", load.millis() / 1e3);
+                row(sb, "weights on " + load.device() + " (MB)", "%12.1f", load.weightBytes() / 1e6);
+                row(sb, "peak anonymous RSS while loading (MB)", "%12s", mb(load.peakAnonRssBytes()));
             }
-            sb.append(String.format(Locale.ROOT, "%-34s %12.0f%n", "peak RSS (MB)", peakRssBytes / 1e6));
+            row(sb, "peak RSS, VmHWM (MB)", "%12s", mb(peakRssBytes));
+            if (gpuMemory != null) {
+                row(sb, "GPU memory total (MB)", "%12.0f", gpuMemory.totalBytes() / 1e6);
+                row(sb, "GPU memory used after the run (MB)", "%12.0f", gpuMemory.usedBytes() / 1e6);
+            }
             return sb.toString();
+        }
+
+        private static void row(StringBuilder sb, String metric, String valueFormat, Object value) {
+            sb.append(String.format(Locale.ROOT, "%-44s " + valueFormat + "%n", metric, value));
+        }
+
+        private static String mb(long bytes) {
+            return bytes < 0 ? "unknown" : String.format(Locale.ROOT, "%.0f", bytes / 1e6);
         }
     }
 
@@ -108,7 +163,8 @@ public final class GenerationBenchmark {
 
     public static Result run(DjlLanguageModel lm, int threads, List<Integer> batches, int promptTokens, int decodeSteps) {
         if (threads > 0) JniUtils.setNumThreads(threads);
-        int vocab = lm.model().config().vocabSize();
+        LlamaModel model = lm.model();
+        int vocab = model.config().vocabSize();
         Random rnd = new Random(1);
         // warm-up: allocator, kernels, JIT
         lm.generate(List.of(request(rnd, vocab, promptTokens, 8)));
@@ -129,10 +185,78 @@ public final class GenerationBenchmark {
             // the first token of each row comes from the prefill, the decode loop makes the rest
             decode.put(b, (tokens - b) / (ms / 1e3));
         }
-        long rss = peakRss();   // before the bandwidth probe's 512 MB array
-        double bw = readBandwidthGBs(Math.max(1, threads));
-        return new Result(lm.name(), lm.model().device().toString(), threads > 0 ? threads : JniUtils.getNumThreads(),
-                promptTokens, lm.model().weightBytesPerToken(), bw, prefill, decode, rss);
+        long rss = HostMemory.peakRssBytes();   // before the bandwidth probe's array
+        GpuMemory gpu = gpuMemory(model.device());  // before the probe too: its array is not the model's
+        Bandwidth bw = measureBandwidth(model.manager(), Math.max(1, threads));
+        int t = threads > 0 ? threads : JniUtils.getNumThreads();
+        return new Result(lm.name(), model.device().toString(), t, promptTokens, model.weightBytesPerToken(),
+                kvBytesPerToken(model.config(), model.dtype().getNumOfBytes()), rooflineContext(promptTokens, decodeSteps),
+                bw, prefill, decode, rss, model.loadReport(), gpu);
+    }
+
+    /** Keys and values of one token in every layer: {@code 2 · layers · kvHeads · headDim · bytes}. */
+    static long kvBytesPerToken(ModelConfig c, int bytesPerValue) {
+        return 2L * c.numLayers() * c.numKvHeads() * c.headDim() * bytesPerValue;
+    }
+
+    /**
+     * Context of the mean batch-1 decode step: the step making token {@code j} (2..n; the first comes from the
+     * prefill) attends over {@code prompt + j - 1} positions, which average {@code prompt + n / 2}.
+     */
+    static int rooflineContext(int promptTokens, int decodeSteps) {
+        return promptTokens + decodeSteps / 2;
+    }
+
+    /**
+     * Bandwidth of the memory the model's weights live in. On a GPU: a device-to-device copy of a large array
+     * (1 GiB, or a third of the free memory if less), counting read plus write (2x its size), best of 5, each
+     * synchronised by reading one element of the copy back. On a CPU: {@link #readBandwidthGBs}, a read-only probe,
+     * because decode reads the weights and a copy would also count the write-allocate traffic of the destination.
+     */
+    public static Bandwidth measureBandwidth(NDManager manager, int threads) {
+        Device device = manager.getDevice();
+        if (!device.isGpu()) {
+            return new Bandwidth("host read: Java long[] sum of 512 MB, " + threads + " thread" + (threads == 1 ? "" : "s"),
+                    readBandwidthGBs(threads));
+        }
+        JniUtils.emptyCudaCache();   // so that free memory counts PyTorch's cached blocks as free
+        long bytes = DEVICE_PROBE_BYTES;
+        GpuMemory mem = gpuMemory(device);
+        if (mem != null) bytes = Math.max(64L << 20, Math.min(bytes, (mem.totalBytes() - mem.usedBytes()) / 3));
+        bytes = bytes / (1 << 20) * (1 << 20);
+        double best = 0;
+        try (NDManager m = manager.newSubManager()) {
+            NDArray a = m.ones(new Shape(bytes / 4), DataType.FLOAT32);
+            sync(a);
+            for (int rep = 0; rep < 6; rep++) {
+                long t0 = System.nanoTime();
+                NDArray copy = a.duplicate();
+                sync(copy);
+                double gbs = 2.0 * bytes / ((System.nanoTime() - t0) / 1e9) / 1e9;
+                copy.close();
+                if (rep > 0) best = Math.max(best, gbs);   // rep 0 warms the kernel and the allocator
+            }
+        }
+        JniUtils.emptyCudaCache();
+        return new Bandwidth(String.format(Locale.ROOT, "device copy of %d MiB on %s, read + write", bytes >> 20, device), best);
+    }
+
+    /** Waits for the work producing {@code a}: reading one element back needs it done. */
+    private static void sync(NDArray a) {
+        try (NDArray first = a.get(0)) {
+            first.toFloatArray();
+        }
+    }
+
+    /** GPU memory of {@code device} from CUDA, or null on a CPU or when CUDA cannot be asked. */
+    static GpuMemory gpuMemory(Device device) {
+        if (!device.isGpu()) return null;
+        try {
+            java.lang.management.MemoryUsage u = CudaUtils.getGpuMemory(device);
+            return new GpuMemory(u.getMax(), u.getUsed());
+        } catch (RuntimeException | LinkageError e) {
+            return null;   // the table then has no GPU rows rather than the run failing at its end
+        }
     }
 
     private static List<GenerationRequest> batch(Random rnd, int vocab, int prompt, int b, int steps) {
@@ -185,16 +309,7 @@ public final class GenerationBenchmark {
 
     /** VmHWM (peak resident set) of this process in bytes, or -1. */
     public static long peakRss() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmHWM:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
-        return -1;
+        return HostMemory.peakRssBytes();
     }
 
     /** {@code GenerationBenchmark MODEL_DIR [THREADS] [DECODE_STEPS]} on the CPU. */

@@ -11,9 +11,12 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import dev.ladder.inference.device.TorchRuntime;
+import dev.ladder.inference.model.DirectBuffers;
+import dev.ladder.inference.model.F16Clamp;
 import dev.ladder.inference.model.ModelConfig;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -74,8 +77,12 @@ public final class LlamaModel implements AutoCloseable {
     }
 
     private static final int DEFAULT_MAX_CONTEXT = 8192;
-    /** Tensors larger than this are read in row blocks (one Java buffer holds at most 2 GiB); tests lower it. */
-    static volatile long partBytes = 1L << 30;
+    /**
+     * Host staging per copy: tensors are read from the file in row blocks of at most this many bytes, each copied to
+     * its place on the device and freed at once, so loading holds at most one block on the host besides the weights
+     * themselves (when they live there). Tests lower it.
+     */
+    static volatile long partBytes = 64L << 20;
 
     private final ModelConfig config;
     private final NDManager manager;
@@ -88,11 +95,13 @@ public final class LlamaModel implements AutoCloseable {
     private final NDArray sinSigned;
     private final Layer[] layers;
     private final long weightBytesPerToken;
+    private final LoadReport loadReport;
 
     private record Layer(NDArray inNorm, Linear qkv, Linear o, NDArray postNorm, Linear gateUp, Linear down) {}
 
     private LlamaModel(ModelConfig config, NDManager manager, DataType dtype, int contextLength, NDArray embed,
-                       NDArray lmHead, NDArray finalNorm, NDArray cos, NDArray sinSigned, Layer[] layers) {
+                       NDArray lmHead, NDArray finalNorm, NDArray cos, NDArray sinSigned, Layer[] layers,
+                       LoadReport loadReport) {
         this.config = config;
         this.manager = manager;
         this.dtype = dtype;
@@ -108,6 +117,21 @@ public final class LlamaModel implements AutoCloseable {
             bytes += l.qkv.bytes() + l.o.bytes() + l.gateUp.bytes() + l.down.bytes() + 2L * l.inNorm.size() * 4;
         }
         this.weightBytesPerToken = bytes;
+        this.loadReport = loadReport;
+    }
+
+    /** Bytes of all arrays a model holds: embedding, LM head when untied, layers, norms, RoPE tables. */
+    private static long heldBytes(NDArray embed, NDArray lmHead, NDArray finalNorm, NDArray cos, NDArray sin,
+                                  Layer[] layers) {
+        long bytes = bytes(embed) + (lmHead == embed ? 0 : bytes(lmHead)) + bytes(finalNorm) + bytes(cos) + bytes(sin);
+        for (Layer l : layers) {
+            bytes += bytes(l.inNorm) + bytes(l.postNorm) + l.qkv.bytes() + l.o.bytes() + l.gateUp.bytes() + l.down.bytes();
+        }
+        return bytes;
+    }
+
+    private static long bytes(NDArray a) {
+        return a.size() * a.getDataType().getNumOfBytes();
     }
 
     /**
@@ -116,18 +140,15 @@ public final class LlamaModel implements AutoCloseable {
      * @throws ModelException when a tensor is missing or has the wrong shape
      */
     public static LlamaModel load(ModelConfig config, WeightSource weights, Device device, Options options) {
+        long t0 = System.nanoTime();
         // through TorchRuntime: the libtorch mode (bundled / pip / download) is applied before DJL starts
         Engine engine = TorchRuntime.engine();
         NDManager manager = engine.newBaseManager(device);
-        try {
-            DataType dtype = switch (options.precision()) {
-                case FLOAT32 -> DataType.FLOAT32;
-                case FLOAT16 -> DataType.FLOAT16;
-                case AUTO -> device.isGpu() ? DataType.FLOAT16 : DataType.FLOAT32;
-            };
+        try (HostMemory.PeakSampler memory = HostMemory.sampler(java.time.Duration.ofMillis(5));
+             Loader ld = new Loader(config, weights, manager, dtypeFor(options.precision(), device), options.int8())) {
+            DataType dtype = ld.dtype;
             int ctx = options.maxContext() > 0 ? Math.min(options.maxContext(), config.maxPositions())
                     : defaultContext(config);
-            Loader ld = new Loader(config, weights, manager, dtype, options.int8());
             int d = config.hiddenSize();
             int hd = config.headDim();
             int qOut = config.numHeads() * hd;
@@ -137,6 +158,7 @@ public final class LlamaModel implements AutoCloseable {
             // an untied model without lm_head.weight is an incomplete checkpoint, not a tied one: dense() says so
             NDArray lmHead = config.tieWordEmbeddings() ? embed : ld.dense("lm_head.weight", config.vocabSize(), d);
             NDArray finalNorm = ld.norm("model.norm.weight");
+            memory.sample();
             Layer[] layers = new Layer[config.numLayers()];
             for (int i = 0; i < layers.length; i++) {
                 String p = "model.layers." + i + ".";
@@ -148,11 +170,16 @@ public final class LlamaModel implements AutoCloseable {
                 Linear down = ld.linear(new String[] {p + "mlp.down_proj"}, new int[] {d}, config.intermediateSize(), false);
                 layers[i] = new Layer(ld.norm(p + "input_layernorm.weight"), qkv, o,
                         ld.norm(p + "post_attention_layernorm.weight"), gateUp, down);
+                memory.sample();
             }
             float[][] tables = Rope.tables(config, ctx);
             NDArray cos = ld.create(tables[0], new Shape(ctx, hd), dtype);
             NDArray sin = ld.create(tables[1], new Shape(ctx, hd), dtype);
-            return new LlamaModel(config, manager, dtype, ctx, embed, lmHead, finalNorm, cos, sin, layers);
+            memory.sample();
+            List<String> warnings = weights.float16Clamps().stream().map(F16Clamp::message).toList();
+            LoadReport report = new LoadReport((System.nanoTime() - t0) / 1_000_000, memory.startBytes(),
+                    memory.peakBytes(), heldBytes(embed, lmHead, finalNorm, cos, sin, layers), device.toString(), warnings);
+            return new LlamaModel(config, manager, dtype, ctx, embed, lmHead, finalNorm, cos, sin, layers, report);
         } catch (RuntimeException e) {
             manager.close();
             throw e;
@@ -162,6 +189,19 @@ public final class LlamaModel implements AutoCloseable {
     /** The context window used when {@link Options#maxContext} is 0: min(config max positions, 8192). */
     public static int defaultContext(ModelConfig config) {
         return Math.min(config.maxPositions(), DEFAULT_MAX_CONTEXT);
+    }
+
+    private static DataType dtypeFor(Precision precision, Device device) {
+        return switch (precision) {
+            case FLOAT32 -> DataType.FLOAT32;
+            case FLOAT16 -> DataType.FLOAT16;
+            case AUTO -> device.isGpu() ? DataType.FLOAT16 : DataType.FLOAT32;
+        };
+    }
+
+    /** Time, host memory and warnings of the load that made this model. */
+    public LoadReport loadReport() {
+        return loadReport;
     }
 
     public ModelConfig config() {
@@ -396,12 +436,18 @@ public final class LlamaModel implements AutoCloseable {
         }
     }
 
-    /** Reads, fuses, converts and (optionally) quantises tensors, staging on the CPU. */
-    private static final class Loader {
+    /**
+     * Streams tensors from the source straight into their place on the target device: each tensor (or fused group)
+     * gets one uninitialised array on the target, filled block of rows by block of rows, every block staged in a
+     * host buffer that is freed as soon as it is copied. Conversion and quantisation then run on the target. So the
+     * host holds one block beyond the weights, and on a GPU not even the weights.
+     */
+    private static final class Loader implements AutoCloseable {
         private final ModelConfig config;
         private final WeightSource weights;
         private final NDManager target;
-        private final DataType dtype;
+        private final NDManager cpu;
+        final DataType dtype;
         private final boolean int8;
 
         Loader(ModelConfig config, WeightSource weights, NDManager target, DataType dtype, boolean int8) {
@@ -410,106 +456,167 @@ public final class LlamaModel implements AutoCloseable {
             this.target = target;
             this.dtype = dtype;
             this.int8 = int8;
+            this.cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch");
         }
 
-        /** The tensor on the CPU, as float16 when {@code half} and the source has it so, else float32. */
-        private NDArray raw(NDManager m, String name, boolean half, long... shape) {
+        private long[] checkedShape(String name, long... shape) {
             if (!weights.contains(name)) throw new ModelException("the weights " + weights + " have no tensor '" + name + "'");
             long[] actual = weights.shape(name);
             if (!java.util.Arrays.equals(actual, shape)) {
                 throw new ModelException("tensor '" + name + "' has shape " + java.util.Arrays.toString(actual)
                         + ", the config implies " + java.util.Arrays.toString(shape));
             }
-            long numel = 1;
-            for (long d : shape) numel *= d;
-            if (numel * (half ? 2 : 4) > partBytes && shape.length > 0) return rawInParts(m, name, half, numel, shape);
-            ByteBuffer f16 = half ? weights.float16(name) : null;
-            if (f16 != null) return m.create(f16, new Shape(shape), DataType.FLOAT16);
-            return m.create(weights.float32(name), new Shape(shape), DataType.FLOAT32);
-        }
-
-        /** A tensor too large for one Java buffer, read in row blocks and joined on the CPU. */
-        private NDArray rawInParts(NDManager m, String name, boolean half, long numel, long[] shape) {
-            long rowElems = numel / shape[0];
-            long rowsPerPart = Math.max(1, partBytes / (rowElems * (half ? 2 : 4)));
-            NDList parts = new NDList();
-            try {
-                for (long first = 0; first < shape[0]; first += rowsPerPart) {
-                    long rows = Math.min(rowsPerPart, shape[0] - first);
-                    long[] partShape = shape.clone();
-                    partShape[0] = rows;
-                    ByteBuffer f16 = half ? weights.float16Rows(name, first, rows) : null;
-                    parts.add(f16 != null ? m.create(f16, new Shape(partShape), DataType.FLOAT16)
-                            : m.create(weights.float32Rows(name, first, rows), new Shape(partShape), DataType.FLOAT32));
-                }
-                // parts of one tensor share a type: mixed only if the source offered f16 for some rows, never
-                DataType type = parts.get(0).getDataType();
-                for (int i = 1; i < parts.size(); i++) {
-                    if (parts.get(i).getDataType() != type) parts.set(i, parts.get(i).toType(type, false));
-                }
-                return parts.size() == 1 ? parts.get(0).duplicate() : ai.djl.ndarray.NDArrays.concat(parts, 0);
-            } finally {
-                parts.close(); // concat copied; the parts only borrowed their staging buffers
-            }
+            return actual;
         }
 
         /**
-         * A staged CPU array converted to {@code type} and moved to the target. Arrays created from Java buffers only
-         * borrow that memory (and {@code to()} may return the same tensor), so an array that would otherwise still
-         * alias the staging buffer is cloned into memory of its own.
+         * Tensors stacked along dimension 0 (one tensor, or the parts of a fused matrix) as one new array of
+         * {@code type} (float16 or float32) on the target.
          */
-        private NDArray finish(NDArray cpu, DataType type) {
-            NDArray typed = cpu.getDataType() == type ? cpu : cpu.toType(type, false);
-            NDArray out = target.getDevice().equals(typed.getDevice())
-                    ? (typed == cpu ? typed.duplicate() : typed)
-                    : typed.toDevice(target.getDevice(), true);
-            out.attach(target);
-            return out;
+        private NDArray read(String[] names, long[][] shapes, DataType type) {
+            long rows = 0;
+            for (int i = 0; i < names.length; i++) {
+                checkedShape(names[i], shapes[i]);
+                rows += shapes[i][0];   // Llama has no scalar tensors: every shape the config implies has rows
+            }
+            long[] outShape = shapes[0].clone();
+            outShape[0] = rows;
+            NDArray out = JniUtils.createEmptyNdArray((ai.djl.pytorch.engine.PtNDManager) target, new Shape(outShape),
+                    type, target.getDevice(), ai.djl.ndarray.types.SparseFormat.DENSE);
+            try {
+                long at = 0;
+                for (int i = 0; i < names.length; i++) at = fill(out, at, names[i], shapes[i]);
+                return out;
+            } catch (RuntimeException e) {
+                out.close();
+                throw e;
+            }
+        }
+
+        /** Copies one tensor into rows {@code [at, ...)} of {@code out}, block by block; returns the next row. */
+        private long fill(NDArray out, long at, String name, long[] shape) {
+            boolean half = out.getDataType() == DataType.FLOAT16;
+            long numel = 1;
+            for (long d : shape) numel *= d;
+            long rowElems = shape[0] == 0 ? 0 : numel / shape[0];
+            long rowsPerPart = numel * (half ? 2 : 4) <= partBytes ? shape[0]
+                    : Math.max(1, partBytes / (rowElems * (half ? 2 : 4)));
+            for (long first = 0; first < shape[0]; first += rowsPerPart) {
+                long n = Math.min(rowsPerPart, shape[0] - first);
+                long[] partShape = shape.clone();
+                partShape[0] = n;
+                boolean whole = n == shape[0];
+                long f = first;
+                ByteBuffer f16 = !half ? null : whole ? weights.float16(name) : weights.float16Rows(name, first, n);
+                copy(out, at + first, n, f16,
+                        () -> whole ? weights.float32(name) : weights.float32Rows(name, f, n), partShape);
+            }
+            return at + shape[0];
+        }
+
+        /**
+         * One staged block into rows {@code [at, at + rows)} of {@code out}: float16 bytes when the source had them,
+         * else float32 bytes, converted to the array's type on the way. The staging buffer is freed here.
+         */
+        private void copy(NDArray out, long at, long rows, ByteBuffer f16, java.util.function.Supplier<ByteBuffer> f32,
+                          long[] partShape) {
+            ByteBuffer buf = f16 != null ? f16 : f32.get();
+            try (NDManager stage = cpu.newSubManager()) {
+                NDArray part = stage.create(buf, new Shape(partShape), f16 != null ? DataType.FLOAT16 : DataType.FLOAT32);
+                if (part.getDataType() != out.getDataType()) part = part.toType(out.getDataType(), false);
+                if (!part.getDevice().equals(out.getDevice())) part = part.toDevice(out.getDevice(), false);
+                long[] lo = new long[partShape.length];
+                long[] hi = out.getShape().getShape();
+                long[] step = new long[lo.length];
+                java.util.Arrays.fill(step, 1);
+                lo[0] = at;
+                hi[0] = at + rows;
+                JniUtils.indexSet((PtNDArray) out, (PtNDArray) part, lo, hi, step);
+                // done with buf: to() and index_put_ from host memory return once the data is copied
+            } finally {
+                DirectBuffers.free(buf);
+            }
+        }
+
+        /** An array of {@code type} from one of the staged type, the staged one closed. */
+        private static NDArray convert(NDArray a, DataType type) {
+            if (a.getDataType() == type) return a;
+            NDArray c = a.toType(type, false);
+            a.close();
+            return c;
         }
 
         NDArray dense(String name, long rows, long cols) {
-            try (NDManager cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
-                return finish(raw(cpu, name, dtype == DataType.FLOAT16, rows, cols), dtype);
-            }
+            return convert(read(new String[] {name}, new long[][] {{rows, cols}}, dtype), dtype);
         }
 
         NDArray norm(String name) {
-            try (NDManager cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
-                return finish(raw(cpu, name, false, config.hiddenSize()), DataType.FLOAT32);
-            }
+            return read(new String[] {name}, new long[][] {{config.hiddenSize()}}, DataType.FLOAT32);
         }
 
         NDArray create(float[] data, Shape shape, DataType type) {
-            try (NDManager cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
-                return finish(cpu.create(data, shape), type);
+            try (NDManager stage = cpu.newSubManager()) {
+                NDArray typed = stage.create(data, shape).toType(type, false);
+                // an array made from Java data borrows a buffer of DJL's: copy it into memory of PyTorch's own
+                NDArray a = typed.getDevice().equals(target.getDevice()) ? typed.duplicate()
+                        : typed.toDevice(target.getDevice(), true);
+                a.attach(target);
+                return a;
             }
         }
 
         Linear linear(String[] prefixes, int[] outs, int in, boolean bias) {
-            try (NDManager cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch")) {
-                NDList ws = new NDList();
-                NDList bs = new NDList();
-                for (int i = 0; i < prefixes.length; i++) {
-                    boolean half = dtype == DataType.FLOAT16 && !int8;
-                    ws.add(raw(cpu, prefixes[i] + ".weight", half, outs[i], in));
-                    if (bias) bs.add(raw(cpu, prefixes[i] + ".bias", half, outs[i]));
-                }
-                NDArray w = ws.size() == 1 ? ws.get(0) : NDArrays.concat(ws, 0);
-                NDArray b = !bias ? null : bs.size() == 1 ? bs.get(0) : NDArrays.concat(bs, 0);
-                NDArray bOut = b == null ? null : finish(b, dtype);
-                if (!int8) return new Dense(finish(w, dtype), bOut);
-                // symmetric per-row int8: scale = max|w_row| / 127, q = round(w / scale)
-                NDArray scale = w.abs().max(new int[] {1}, true).div(127f).maximum(1e-12f);
-                NDArray q = w.div(scale).round().clip(-127, 127).toType(DataType.INT8, false);
-                return new Int8(finish(q, DataType.INT8), finish(scale.reshape(-1), dtype), bOut, dtype);
+            DataType staged = dtype == DataType.FLOAT16 && !int8 ? DataType.FLOAT16 : DataType.FLOAT32;
+            String[] ws = new String[prefixes.length];
+            String[] bs = new String[prefixes.length];
+            long[][] wShapes = new long[prefixes.length][];
+            long[][] bShapes = new long[prefixes.length][];
+            for (int i = 0; i < prefixes.length; i++) {
+                ws[i] = prefixes[i] + ".weight";
+                bs[i] = prefixes[i] + ".bias";
+                wShapes[i] = new long[] {outs[i], in};
+                bShapes[i] = new long[] {outs[i]};
+            }
+            NDArray w = read(ws, wShapes, staged);
+            NDArray b = null;
+            try {
+                if (bias) b = convert(read(bs, bShapes, staged), dtype);
+                if (!int8) return new Dense(convert(w, dtype), b);
+                return quantise(w, b);
+            } catch (RuntimeException e) {
+                w.close();
+                if (b != null) b.close();
+                throw e;
             }
         }
-    }
 
-    /** Shortcut to {@code ai.djl.ndarray.NDArrays} so the name does not clash. */
-    private static final class NDArrays {
-        static NDArray concat(NDList list, int axis) {
-            return ai.djl.ndarray.NDArrays.concat(list, axis);
+        /**
+         * Symmetric per-row int8 of a float32 matrix on the target: {@code scale = max|w_row| / 127},
+         * {@code q = round(w / scale)}. Each intermediate is freed as soon as the next exists; {@code w} too.
+         */
+        private Int8 quantise(NDArray w, NDArray b) {
+            NDArray abs = w.abs();
+            NDArray max = abs.max(new int[] {1}, true);
+            abs.close();
+            NDArray s127 = max.div(127f);
+            max.close();
+            NDArray scale = s127.maximum(1e-12f);
+            s127.close();
+            NDArray divided = w.div(scale);
+            w.close();
+            NDArray rounded = divided.round();
+            divided.close();
+            NDArray clipped = rounded.clip(-127, 127);
+            rounded.close();
+            NDArray q = convert(clipped, DataType.INT8);
+            NDArray typedScale = convert(scale.reshape(-1), dtype);
+            scale.close();   // a view of it may live on in typedScale: PyTorch's storage, reference-counted
+            return new Int8(q, typedScale, b, dtype);
+        }
+
+        @Override
+        public void close() {
+            cpu.close();
         }
     }
 

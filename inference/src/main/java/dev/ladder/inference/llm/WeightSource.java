@@ -1,17 +1,25 @@
 package dev.ladder.inference.llm;
 
+import dev.ladder.inference.model.F16Clamp;
 import dev.ladder.inference.model.Weights;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Where {@link LlamaModel} reads its tensors from, by Hugging Face name. A thin seam so the model does not depend on
  * how weights are stored: {@link #of(Weights)} adapts the safetensors reader; tests use
  * {@link #inMemory(Map, Map)}.
+ *
+ * <p>Every buffer returned is new and owned by the caller: {@link LlamaModel} releases each one
+ * ({@link dev.ladder.inference.model.DirectBuffers#free}) as soon as PyTorch has copied it, so an implementation must
+ * never hand out a buffer it keeps or shares (no cached buffers, no views of a mapping it reuses).
  */
 public interface WeightSource {
 
@@ -45,8 +53,23 @@ public interface WeightSource {
         return null;
     }
 
+    /**
+     * Tensors whose float16 form so far had values beyond the half range, clamped to ±65504 (one entry per tensor,
+     * in the order read); empty when none, or when this source does not track it.
+     */
+    default List<F16Clamp> float16Clamps() {
+        return List.of();
+    }
+
     /** A safetensors model directory opened by {@link Weights}; the caller keeps it open while loading. */
     static WeightSource of(Weights weights) {
+        Map<String, F16Clamp> clamps = new LinkedHashMap<>();
+        // row blocks of one tensor report separately; conversions of one load run on one thread at a time
+        Consumer<F16Clamp> sink = c -> {
+            synchronized (clamps) {
+                clamps.merge(c.tensor(), c, F16Clamp::plus);
+            }
+        };
         return new WeightSource() {
             @Override
             public boolean contains(String name) {
@@ -65,7 +88,7 @@ public interface WeightSource {
 
             @Override
             public ByteBuffer float16(String name) {
-                return weights.toFloat16(name);
+                return weights.toFloat16(name, sink);
             }
 
             @Override
@@ -75,7 +98,14 @@ public interface WeightSource {
 
             @Override
             public ByteBuffer float16Rows(String name, long firstRow, long rows) {
-                return weights.toFloat16Rows(name, firstRow, rows);
+                return weights.toFloat16Rows(name, firstRow, rows, sink);
+            }
+
+            @Override
+            public List<F16Clamp> float16Clamps() {
+                synchronized (clamps) {
+                    return List.copyOf(clamps.values());
+                }
             }
 
             @Override

@@ -65,6 +65,20 @@ public final class HalfFloats {
         return (short) (sign | out);
     }
 
+    /** Largest finite half, {@code 65504}, as bits. */
+    public static final short F16_MAX_BITS = 0x7bff;
+
+    /**
+     * As {@link #floatToF16}, but a finite value beyond the half range ({@code |x| > 65504}) gives {@code ±65504}
+     * instead of infinity (see {@link F16Clamp} for why); infinities and NaN convert as there.
+     */
+    public static short floatToF16Clamped(float value) {
+        if (Math.abs(value) > 65504f && Float.isFinite(value)) {
+            return (short) (value < 0 ? 0x8000 | F16_MAX_BITS : F16_MAX_BITS);
+        }
+        return floatToF16(value);
+    }
+
     /** bfloat16 bits to float (exact). */
     public static float bf16ToFloat(short bf16) {
         return Float.intBitsToFloat((bf16 & 0xffff) << 16);

@@ -36,6 +36,12 @@ public final class TinyModels {
         /** SmolLM2-135M's shape (30 layers, width 576, 9 heads, 3 kv heads, tied), for benchmarks only. */
         SMOLLM2_135M(ModelConfig.Architecture.LLAMA, 576, 1536, 30, 9, 3, 49152, 8192, 100_000.0, 1e-5, true, false,
                 null),
+        /**
+         * Llama-3.2-1B's shape (16 layers, width 2048, MLP 8192, 32 heads, 8 kv heads, vocabulary 128,256, tied,
+         * Llama 3 rope scaling factor 32): 1.24 B parameters, 4.94 GB in float32. Benchmarks only (load memory).
+         */
+        LLAMA3_2_1B(ModelConfig.Architecture.LLAMA, 2048, 8192, 16, 32, 8, 128_256, 131_072, 500_000.0, 1e-5, true,
+                false, new ModelConfig.RopeScaling(32.0, 1.0, 4.0, 8192)),
         /** TINY as Qwen2: q/k/v biases, tied embeddings, rope_theta 1e6. */
         QWEN2_TINY(ModelConfig.Architecture.QWEN2, 64, 172, 2, 4, 2, 512, 2048, 1_000_000.0, 1e-6, true, true, null),
         /**

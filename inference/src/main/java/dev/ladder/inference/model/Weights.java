@@ -17,6 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -195,29 +198,45 @@ public final class Weights implements AutoCloseable {
         return file(name).map(name);
     }
 
-    /** The tensor as float32, in a new direct little-endian buffer (F32, F16, BF16 or F64 stored). */
+    /**
+     * The tensor as float32, in a new direct little-endian buffer (F32, F16, BF16 or F64 stored). The caller owns it
+     * and may release it at once with {@link DirectBuffers#free}.
+     */
     public ByteBuffer toFloat32(String name) {
-        return convert(name, 0, info(name).numel(), DType.F32);
+        return convert(name, 0, info(name).numel(), DType.F32, null);
     }
 
-    /** The tensor as IEEE float16 (round to nearest even when narrowing), in a new direct little-endian buffer. */
+    /**
+     * The tensor as IEEE float16 (round to nearest even when narrowing), in a new direct little-endian buffer owned by
+     * the caller. Finite values beyond the half range are clamped to ±65504 ({@link F16Clamp}).
+     */
     public ByteBuffer toFloat16(String name) {
-        return convert(name, 0, info(name).numel(), DType.F16);
+        return toFloat16(name, null);
+    }
+
+    /** As {@link #toFloat16(String)}, telling {@code clamped} (when not null) if any value was clamped. */
+    public ByteBuffer toFloat16(String name, Consumer<F16Clamp> clamped) {
+        return convert(name, 0, info(name).numel(), DType.F16, clamped);
     }
 
     /**
      * Rows {@code [firstRow, firstRow + rows)} along dimension 0 as float32: for tensors whose float32 form would
-     * exceed one buffer (2 GiB), or to load part of an embedding.
+     * exceed one buffer (2 GiB), or to load part of an embedding. A new buffer owned by the caller.
      */
     public ByteBuffer toFloat32Rows(String name, long firstRow, long rows) {
         long row = rowLength(name, firstRow, rows);
-        return convert(name, firstRow * row, rows * row, DType.F32);
+        return convert(name, firstRow * row, rows * row, DType.F32, null);
     }
 
-    /** Rows along dimension 0 as float16; see {@link #toFloat32Rows}. */
+    /** Rows along dimension 0 as float16; see {@link #toFloat32Rows} and {@link #toFloat16(String)}. */
     public ByteBuffer toFloat16Rows(String name, long firstRow, long rows) {
+        return toFloat16Rows(name, firstRow, rows, null);
+    }
+
+    /** As {@link #toFloat16Rows(String, long, long)}, telling {@code clamped} of values clamped in these rows. */
+    public ByteBuffer toFloat16Rows(String name, long firstRow, long rows, Consumer<F16Clamp> clamped) {
         long row = rowLength(name, firstRow, rows);
-        return convert(name, firstRow * row, rows * row, DType.F16);
+        return convert(name, firstRow * row, rows * row, DType.F16, clamped);
     }
 
     /** The tensor as a float array (for small tensors and tests). */
@@ -252,7 +271,7 @@ public final class Weights implements AutoCloseable {
         return f;
     }
 
-    private ByteBuffer convert(String name, long firstElem, long count, DType target) {
+    private ByteBuffer convert(String name, long firstElem, long count, DType target, Consumer<F16Clamp> clamped) {
         SafetensorsFile f = file(name);
         TensorInfo info = f.info(name);
         DType src = info.dtype();
@@ -268,16 +287,55 @@ public final class Weights implements AutoCloseable {
         ByteBuffer out = ByteBuffer.allocateDirect((int) outBytes).order(ByteOrder.LITTLE_ENDIAN);
         int srcSize = src.byteSize();
         long segElems = segmentBytes / srcSize;
+        Range range = new Range();
         for (long done = 0; done < count; done += segElems) {
             long n = Math.min(segElems, count - done);
             ByteBuffer in = f.map(name, (firstElem + done) * srcSize, n * srcSize);
-            convertSegment(in, src, out, (int) done, (int) n, target);
+            try {
+                convertSegment(in, src, out, (int) done, (int) n, target, range);
+            } finally {
+                DirectBuffers.free(in); // unmap now: mapped pages would otherwise stay resident until a GC
+            }
+        }
+        long over = range.count.sum();
+        if (over > 0 && clamped != null) {
+            clamped.accept(new F16Clamp(name, over, Float.intBitsToFloat((int) range.maxAbsBits.get())));
         }
         return out;
     }
 
+    /** Values clamped while narrowing to float16, gathered across parallel blocks. */
+    private static final class Range {
+        final LongAdder count = new LongAdder();
+        /** Bits of the largest |x| clamped (non-negative floats order like their bits). */
+        final AtomicLong maxAbsBits = new AtomicLong();
+
+        void add(long n, float maxAbs) {
+            if (n == 0) return;
+            count.add(n);
+            long bits = Float.floatToIntBits(maxAbs);
+            maxAbsBits.accumulateAndGet(bits, Math::max);
+        }
+    }
+
+    /** Narrows to half with clamping, counting clamped values of one block (one thread). */
+    private static final class BlockRange {
+        long count;
+        float maxAbs;
+
+        short f16(float v) {
+            float a = Math.abs(v);
+            if (a > F16Clamp.F16_MAX && a != Float.POSITIVE_INFINITY) {
+                count++;
+                if (a > maxAbs) maxAbs = a;
+            }
+            return HalfFloats.floatToF16Clamped(v);
+        }
+    }
+
     /** Converts {@code n} elements of {@code in} (from 0) into {@code out} starting at element {@code outElem}. */
-    private static void convertSegment(ByteBuffer in, DType src, ByteBuffer out, int outElem, int n, DType target) {
+    private static void convertSegment(ByteBuffer in, DType src, ByteBuffer out, int outElem, int n, DType target,
+                                       Range range) {
         int outSize = target.byteSize();
         if (src == target) {
             out.put(outElem * outSize, in, 0, n * outSize);
@@ -287,12 +345,14 @@ public final class Weights implements AutoCloseable {
         IntStream.range(0, blocks).parallel().forEach(b -> {
             int from = b * BLOCK;
             int to = Math.min(n, from + BLOCK);
-            convertBlock(in, src, out, outElem, from, to, target);
+            BlockRange r = new BlockRange();
+            convertBlock(in, src, out, outElem, from, to, target, r);
+            range.add(r.count, r.maxAbs);
         });
     }
 
     private static void convertBlock(ByteBuffer in, DType src, ByteBuffer out, int outElem, int from, int to,
-                                     DType target) {
+                                     DType target, BlockRange r) {
         if (target == DType.F32) {
             switch (src) {
                 case BF16 -> {
@@ -316,17 +376,17 @@ public final class Weights implements AutoCloseable {
             switch (src) {
                 case BF16 -> {
                     for (int i = from; i < to; i++) {
-                        out.putShort((outElem + i) << 1, HalfFloats.floatToF16(HalfFloats.bf16ToFloat(in.getShort(i << 1))));
+                        out.putShort((outElem + i) << 1, r.f16(HalfFloats.bf16ToFloat(in.getShort(i << 1))));
                     }
                 }
                 case F32 -> {
                     for (int i = from; i < to; i++) {
-                        out.putShort((outElem + i) << 1, HalfFloats.floatToF16(in.getFloat(i << 2)));
+                        out.putShort((outElem + i) << 1, r.f16(in.getFloat(i << 2)));
                     }
                 }
                 case F64 -> {
                     for (int i = from; i < to; i++) {
-                        out.putShort((outElem + i) << 1, HalfFloats.floatToF16((float) in.getDouble(i << 3)));
+                        out.putShort((outElem + i) << 1, r.f16((float) in.getDouble(i << 3)));
                     }
                 }
                 default -> throw new IllegalStateException("no conversion " + src + " -> " + target);

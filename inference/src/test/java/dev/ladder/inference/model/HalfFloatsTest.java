@@ -102,4 +102,14 @@ class HalfFloatsTest {
             }
         }
     }
+
+    @Test
+    void clampedNarrowingSaturatesAtTheLargestHalf() {
+        assertThat(HalfFloats.floatToF16Clamped(70000f)).isEqualTo((short) 0x7bff);
+        assertThat(HalfFloats.floatToF16Clamped(-1e30f)).isEqualTo((short) 0xfbff);
+        assertThat(HalfFloats.floatToF16Clamped(65519f)).isEqualTo(floatToF16(65519f));      // rounds to 65504 anyway
+        assertThat(HalfFloats.floatToF16Clamped(Float.POSITIVE_INFINITY)).isEqualTo((short) 0x7c00);
+        assertThat(f16ToFloat(HalfFloats.floatToF16Clamped(Float.NaN))).isNaN();
+        assertThat(HalfFloats.floatToF16Clamped(1.5f)).isEqualTo(floatToF16(1.5f));
+    }
 }

@@ -67,12 +67,18 @@ class SafetensorsTest {
             assertThat(bf16[11]).isEqualTo(Float.POSITIVE_INFINITY);
 
             // narrowing F32 -> F16 and widening F16/BF16 -> F16
-            ByteBuffer h = w.toFloat16("a.f32");
+            java.util.List<F16Clamp> clamps = new java.util.ArrayList<>();
+            ByteBuffer h = w.toFloat16("a.f32", clamps::add);
             assertThat(h.isDirect()).isTrue();
             assertThat(h.order()).isEqualTo(ByteOrder.LITTLE_ENDIAN);
             for (int i = 0; i < VALUES.length; i++) {
-                assertThat(h.getShort(2 * i)).isEqualTo(HalfFloats.floatToF16(VALUES[i]));
+                assertThat(h.getShort(2 * i)).isEqualTo(HalfFloats.floatToF16Clamped(VALUES[i]));
             }
+            // beyond the half range: clamped and reported, not turned into infinity; infinities stay
+            assertThat(HalfFloats.f16ToFloat(h.getShort(2 * 7))).isEqualTo(65504f);
+            assertThat(HalfFloats.f16ToFloat(h.getShort(2 * 15))).isEqualTo(65504f);
+            assertThat(HalfFloats.f16ToFloat(h.getShort(2 * 12))).isEqualTo(Float.NEGATIVE_INFINITY);
+            assertThat(clamps).containsExactly(new F16Clamp("a.f32", 2, 123456.78f));
             ByteBuffer hb = w.toFloat16("b.f16");
             assertThat(hb.getShort(2 * 4)).isEqualTo(HalfFloats.floatToF16(0.1f));
             ByteBuffer fromBf = w.toFloat16("c.bf16");

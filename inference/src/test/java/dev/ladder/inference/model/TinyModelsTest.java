@@ -76,6 +76,8 @@ class TinyModelsTest {
             }
         }
         assertThat(TinyModels.Shape.SMOLLM2_135M.parameters()).isBetween(134_000_000L, 135_000_000L);
+        // Meta's Llama-3.2-1B: 1,235,814,400 parameters
+        assertThat(TinyModels.Shape.LLAMA3_2_1B.parameters()).isEqualTo(1_235_814_400L);
     }
 
     @Test

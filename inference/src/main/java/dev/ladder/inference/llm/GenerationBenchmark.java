@@ -189,7 +189,7 @@ public final class GenerationBenchmark {
         GpuMemory gpu = gpuMemory(model.device());  // before the probe too: its array is not the model's
         Bandwidth bw = measureBandwidth(model.manager(), Math.max(1, threads));
         int t = threads > 0 ? threads : JniUtils.getNumThreads();
-        return new Result(lm.name(), model.device().toString(), t, promptTokens, model.weightBytesPerToken(),
+        return new Result(lm.name(), dev.ladder.inference.device.DeviceChoice.label(model.device()), t, promptTokens, model.weightBytesPerToken(),
                 kvBytesPerToken(model.config(), model.dtype().getNumOfBytes()), rooflineContext(promptTokens, decodeSteps),
                 bw, prefill, decode, rss, model.loadReport(), gpu);
     }
@@ -238,7 +238,8 @@ public final class GenerationBenchmark {
             }
         }
         JniUtils.emptyCudaCache();
-        return new Bandwidth(String.format(Locale.ROOT, "device copy of %d MiB on %s, read + write", bytes >> 20, device), best);
+        return new Bandwidth(String.format(Locale.ROOT, "device copy of %d MiB on %s, read + write", bytes >> 20,
+                dev.ladder.inference.device.DeviceChoice.label(device)), best);
     }
 
     /** Waits for the work producing {@code a}: reading one element back needs it done. */

@@ -178,7 +178,7 @@ public final class LlamaModel implements AutoCloseable {
             memory.sample();
             List<String> warnings = weights.float16Clamps().stream().map(F16Clamp::message).toList();
             LoadReport report = new LoadReport((System.nanoTime() - t0) / 1_000_000, memory.startBytes(),
-                    memory.peakBytes(), heldBytes(embed, lmHead, finalNorm, cos, sin, layers), device.toString(), warnings);
+                    memory.peakBytes(), heldBytes(embed, lmHead, finalNorm, cos, sin, layers), dev.ladder.inference.device.DeviceChoice.label(device), warnings);
             return new LlamaModel(config, manager, dtype, ctx, embed, lmHead, finalNorm, cos, sin, layers, report);
         } catch (RuntimeException e) {
             manager.close();

@@ -19,8 +19,8 @@ class GenerationBenchmarkTest {
         decode.put(1, 20.0);
         decode.put(16, 160.0);
         // 1 GB of weights, 100 kB of KV per token at context 1000: 1.1 GB per step; 110 GB/s -> 100 steps/s
-        return new GenerationBenchmark.Result("m", "gpu(0)", 2, 128, 1_000_000_000L, 100_000L, 1000,
-                new GenerationBenchmark.Bandwidth("device copy of 1024 MiB on gpu(0), read + write", 110.0), 500.0,
+        return new GenerationBenchmark.Result("m", "cuda:0", 2, 128, 1_000_000_000L, 100_000L, 1000,
+                new GenerationBenchmark.Bandwidth("device copy of 1024 MiB on cuda:0, read + write", 110.0), 500.0,
                 decode, 3_000_000_000L, load, gpu);
     }
 
@@ -44,19 +44,19 @@ class GenerationBenchmarkTest {
 
     @Test
     void tableHasTheReadBreakdownAndGpuRowsOnlyOnAGpu() {
-        LoadReport load = new LoadReport(12_345, 400_000_000L, 650_000_000L, 9_100_000_000L, "gpu(0)",
+        LoadReport load = new LoadReport(12_345, 400_000_000L, 650_000_000L, 9_100_000_000L, "cuda:0",
                 List.of("tensor 'x': 1 value beyond the f16 range (max |x| 7.00e+04) clamped to ±65504"));
         String gpu = result(new GenerationBenchmark.GpuMemory(16_000_000_000L, 12_400_000_000L), load).table();
         assertThat(value(gpu, "weights read per step (MB)")).isEqualTo("1000.0");
         assertThat(value(gpu, "KV cache read per step, context 1000 (MB)")).isEqualTo("100.0");
         assertThat(value(gpu, "bytes read per decode step (MB)")).isEqualTo("1100.0");
         assertThat(value(gpu, "bandwidth (GB/s)")).isEqualTo("110.0");
-        assertThat(lines(gpu)).contains("  (device copy of 1024 MiB on gpu(0), read + write)");
+        assertThat(lines(gpu)).contains("  (device copy of 1024 MiB on cuda:0, read + write)");
         assertThat(value(gpu, "roofline, batch 1 (tok/s)")).isEqualTo("100.0");
         assertThat(value(gpu, "batch-1 decode / roofline")).isEqualTo("20%");
         assertThat(value(gpu, "batch 16 / batch 1")).isEqualTo("8.0x");
         assertThat(value(gpu, "load time (s)")).isEqualTo("12.3");
-        assertThat(value(gpu, "weights on gpu(0) (MB)")).isEqualTo("9100.0");
+        assertThat(value(gpu, "weights on cuda:0 (MB)")).isEqualTo("9100.0");
         assertThat(value(gpu, "peak anonymous RSS while loading (MB)")).isEqualTo("650");
         assertThat(value(gpu, "peak RSS, VmHWM (MB)")).isEqualTo("3000");
         assertThat(value(gpu, "GPU memory total (MB)")).isEqualTo("16000");
@@ -67,7 +67,7 @@ class GenerationBenchmarkTest {
         // warnings are the caller's to print, not table rows
         assertThat(gpu).doesNotContain("clamped");
 
-        String cpu = result(null, new LoadReport(5, -1, -1, 10, "cpu()", List.of())).table();
+        String cpu = result(null, new LoadReport(5, -1, -1, 10, "cpu", List.of())).table();
         assertThat(cpu).doesNotContain("GPU memory");
         assertThat(value(cpu, "peak anonymous RSS while loading (MB)")).isEqualTo("unknown");
     }

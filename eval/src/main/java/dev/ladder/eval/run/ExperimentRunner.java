@@ -286,7 +286,10 @@ public final class ExperimentRunner {
         String p = "models." + id + ".";
         env.putIfAbsent(p + "device", dev.ladder.inference.device.DeviceChoice.label(loaded.device()));
         env.putIfAbsent(p + "dtype", loaded.dtype());
-        env.putIfAbsent(p + "load_millis", Long.toString(loaded.loadMillis()));
+        env.putIfAbsent(p + "load_millis", Long.toString(loaded.report().millis()));
+        env.putIfAbsent(p + "load_peak_anon_rss_bytes", Long.toString(loaded.report().peakAnonRssBytes()));
+        env.putIfAbsent(p + "weight_bytes", Long.toString(loaded.report().weightBytes()));
+        env.putIfAbsent(p + "load_warnings", Integer.toString(loaded.report().warnings().size()));
         env.putIfAbsent(p + "memory_plan_bytes", Long.toString(loaded.plan().totalBytes()));
         long budget = loaded.plan().budgetBytes();
         env.putIfAbsent(p + "memory_budget_bytes", budget == ModelLoader.UNKNOWN_BUDGET ? "unknown" : Long.toString(budget));

@@ -16,6 +16,7 @@ import dev.ladder.inference.device.TorchSetupException;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.LlamaModel;
+import dev.ladder.inference.llm.LoadReport;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.store.ModelStore;
@@ -97,8 +98,11 @@ public final class ModelLoader {
         }
     }
 
-    /** A loaded model, where it runs, the dtype {@code auto} resolved to, its memory plan, and how long loading took. */
-    public record Loaded(LanguageModel model, Device device, String dtype, MemoryPlan plan, long loadMillis) {}
+    /**
+     * A loaded model, where it runs, the dtype {@code auto} resolved to, its memory plan, and what loading took (time,
+     * peak host memory, warnings such as weights clamped to the f16 range).
+     */
+    public record Loaded(LanguageModel model, Device device, String dtype, MemoryPlan plan, LoadReport report) {}
 
     /**
      * Resolves the device and dtype, says on {@code log} what it loads where (before loading, so a slow or failing
@@ -128,8 +132,7 @@ public final class ModelLoader {
                     + MemorySize.format(plan.budgetBytes()) : "") + " ...");
             log.flush();
         }
-        long t0 = System.nanoTime();
-        LanguageModel lm;
+        DjlLanguageModel lm;
         try {
             lm = adapter == null ? DjlLanguageModel.load(modelDir, device, options)
                     : AdaptedModels.load(modelDir, adapter, spec.mergeBase(), device, options);
@@ -138,12 +141,14 @@ public final class ModelLoader {
         } catch (TorchSetupException e) {
             throw new UserError(e.getMessage(), e);
         }
-        long ms = (System.nanoTime() - t0) / 1_000_000;
+        LoadReport report = lm.model().loadReport();
         if (log != null) {
-            log.printf(Locale.ROOT, "loaded in %.1f s%n", ms / 1e3);
+            log.printf(Locale.ROOT, "loaded in %.1f s (host memory +%s while loading)%n", report.millis() / 1e3,
+                    MemorySize.format(Math.max(0, report.peakAnonRssAddedBytes())));
+            report.warnings().forEach(w -> log.println("warning: " + w));
             log.flush();
         }
-        return new Loaded(lm, device, dtype, plan, ms);
+        return new Loaded(lm, device, dtype, plan, report);
     }
 
     /**

@@ -81,7 +81,7 @@ class ModelResidencyTest {
                     inner.close();
                 }
             };
-            return new ModelLoader.Loaded(counted, real.device(), real.dtype(), real.plan(), real.loadMillis());
+            return new ModelLoader.Loaded(counted, real.device(), real.dtype(), real.plan(), real.report());
         }
     }
 

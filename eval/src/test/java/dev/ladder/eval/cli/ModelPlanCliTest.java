@@ -64,7 +64,7 @@ class ModelPlanCliTest {
     @Test
     void doesNotFitSaysWhatWouldAndExitsOne() throws IOException {
         Path dir = configOnly();
-        Run r = LadderCliTest.run("model", "plan", dir.toString(), "--device", "cuda", "--gpu-memory", "5GiB",
+        Run r = LadderCliTest.run("model", "plan", dir.toString(), "--device", "cuda", "--gpu-memory", "4GiB",
                 "--dtype", "f32", "--context", "2048");
         assertThat(r.code()).as(r.err()).isEqualTo(1);
         assertThat(r.out()).containsPattern("(?m)^weights +f32$")

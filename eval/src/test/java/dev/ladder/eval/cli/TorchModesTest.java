@@ -57,7 +57,7 @@ class TorchModesTest {
     private static Child ladder(Map<String, String> env, boolean bundledJar, String... args) throws Exception {
         String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 // the CLI's own class path: main classes and jars (no test logging set-up)
-                .filter(e -> !e.endsWith("test-classes"))
+                .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
                 .filter(e -> bundledJar || !Path.of(e).getFileName().toString().startsWith("pytorch-native-cpu"))
                 .collect(Collectors.joining(File.pathSeparator));
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -7,6 +7,7 @@ import dev.ladder.inference.device.MemoryPlan;
 import dev.ladder.inference.device.MemoryRequest;
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.WeightFormat;
+import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
@@ -324,13 +325,22 @@ final class ModelCommand {
             for (String[] r : rows) out.println(r[0] + " ".repeat(width - r[0].length() + 2) + r[1]);
 
             out.println();
-            long kvPerToken = 2L * c.numLayers() * c.numKvHeads() * c.headDim();
-            TextTable t = new TextTable(List.of("weights as", "weights", "KV cache / 1k tokens", "KV dtype"))
-                    .alignRight(1).alignRight(2);
-            t.add(List.of("f32", Sizes.bytes(params * 4), Sizes.bytes(kvPerToken * 1000 * 4), "f32"));
-            t.add(List.of("f16", Sizes.bytes(params * 2), Sizes.bytes(kvPerToken * 1000 * 2), "f16"));
-            t.add(List.of("int8", Sizes.bytes(params), Sizes.bytes(kvPerToken * 1000 * 2), "f16"));
+            // the memory plan's own figures (one place for what the engine holds): weights with the RoPE tables of
+            // the engine's default context, KV cache of one row of 1,000 tokens
+            TextTable t = new TextTable(List.of("weights as", "on", "weights", "KV cache / 1k tokens", "KV dtype"))
+                    .alignRight(2).alignRight(3);
+            int context = Math.min(LlamaModel.defaultContext(c), 1000);
+            for (WeightFormat f : WeightFormat.values()) {
+                for (DeviceKind d : f == WeightFormat.F32 ? List.of(DeviceKind.CPU) : List.of(DeviceKind.CUDA)) {
+                    MemoryRequest weights = new MemoryRequest(f, d, 1, LlamaModel.defaultContext(c), 1);
+                    MemoryRequest kv = new MemoryRequest(f, d, 1, context, 1);
+                    t.add(List.of(f.cliName(), d.cliName(), Sizes.bytes(MemoryPlan.weightBytes(c, weights)),
+                            Sizes.bytes(MemoryPlan.kvCacheBytes(c, kv) * 1000 / context),
+                            f.computeBytes(d) == 4 ? "f32" : "f16"));
+                }
+            }
             t.print(out);
+            out.println("(the whole plan, with KV cache, workspace and a budget: ladder model plan " + model + " --device ...)");
             return 0;
         }
 

@@ -92,10 +92,13 @@ class ModelCliTest {
                 .containsPattern("(?m)^parameters +" + expected + " \\(156\\.5K\\)$")
                 .containsPattern("(?m)^stored dtype +F32 \\(config: float32\\)$")
                 .containsPattern("(?m)^files +\\d+ files, [\\d.]+ KiB$")
-                .containsPattern("(?m)^weights as +weights +KV cache / 1k tokens +KV dtype$")
-                // 2 (k, v) x 2 layers x 2 kv heads x 16 x 1000 tokens x 4 bytes = 512000 bytes
-                .containsPattern("(?m)^f32 +611\\.3 KiB +500\\.0 KiB +f32$")
-                .containsPattern("(?m)^int8 +152\\.8 KiB +250\\.0 KiB +f16$");
+                .containsPattern("(?m)^weights as +on +weights +KV cache / 1k tokens +KV dtype$")
+                // the memory plan's figures: f32 weights = parameters x 4 (611.3 KiB) + RoPE cos/sin for the engine's
+                // 2048-token context, 2 x 2048 x 16 x 4 (256 KiB); KV = 2 (k, v) x 2 layers x 2 kv heads x 16 x 1000
+                // tokens x 4 bytes = 512,000, + the f32 padding mask 1000 x 4
+                .containsPattern("(?m)^f32 +cpu +867\\.3 KiB +503\\.9 KiB +f32$")
+                .containsPattern("(?m)^int8 +cuda +348\\.1 KiB +253\\.9 KiB +f16$")
+                .contains("ladder model plan");
     }
 
     @Test

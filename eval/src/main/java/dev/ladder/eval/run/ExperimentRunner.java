@@ -32,7 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -138,7 +138,7 @@ public final class ExperimentRunner {
             for (List<Cell> group : cellsByModel()) {
                 String modelKey = rungOf(group.get(0)).model();
                 if (!resolved.containsKey(modelKey)) continue;
-                Map<Cell, List<Integer>> todo = new java.util.LinkedHashMap<>();
+                Map<Cell, List<Integer>> todo = new LinkedHashMap<>();
                 for (Cell cell : group) {
                     store.putCell(cell);
                     Set<String> done = store.finishedItems(cell.name());
@@ -231,7 +231,7 @@ public final class ExperimentRunner {
      * files that produced a run's rows are part of its identity, and resuming on changed weights would mix models.
      */
     private Map<String, ResolvedModel> resolveModels() {
-        Map<String, ResolvedModel> out = new java.util.LinkedHashMap<>();
+        Map<String, ResolvedModel> out = new LinkedHashMap<>();
         for (var rung : experiment.rungs()) {
             ModelSpec spec = experiment.modelOf(rung);
             if (spec.adapterMissing() || out.containsKey(rung.model())) continue;
@@ -260,7 +260,7 @@ public final class ExperimentRunner {
 
     /** The cells of each model, models in the order of their first cell, cells in experiment order. */
     private List<List<Cell>> cellsByModel() {
-        Map<String, List<Cell>> groups = new java.util.LinkedHashMap<>();
+        Map<String, List<Cell>> groups = new LinkedHashMap<>();
         for (Cell c : experiment.cells()) groups.computeIfAbsent(rungOf(c).model(), k -> new ArrayList<>()).add(c);
         return List.copyOf(groups.values());
     }

@@ -55,14 +55,20 @@ class TorchModesTest {
     private record Child(int code, String out, String err) {}
 
     private static Child ladder(Map<String, String> env, boolean bundledJar, String... args) throws Exception {
+        return ladder(env, bundledJar, List.of("-Dai.djl.offline=true"), args);
+    }
+
+    private static Child ladder(Map<String, String> env, boolean bundledJar, List<String> jvm, String... args)
+            throws Exception {
         String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 // the CLI's own class path: main classes and jars (no test logging set-up)
                 .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
                 .filter(e -> bundledJar || !Path.of(e).getFileName().toString().startsWith("pytorch-native-cpu"))
                 .collect(Collectors.joining(File.pathSeparator));
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-Dai.djl.offline=true", "-DDJL_CACHE_DIR=" + tmp.resolve("djl-cache"),
-                "-Dladder.cache.dir=" + tmp.resolve("cache"), "-cp", cp, "dev.ladder.eval.cli.Ladder"));
+                "-Xmx512m", "-DDJL_CACHE_DIR=" + tmp.resolve("djl-cache"), "-Dladder.cache.dir=" + tmp.resolve("cache")));
+        cmd.addAll(jvm);
+        cmd.addAll(List.of("-cp", cp, "dev.ladder.eval.cli.Ladder"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().remove("LADDER_TORCH");
@@ -112,6 +118,19 @@ class TorchModesTest {
                 "--max-tokens", "2", "--device", "cuda");
         assertThat(cuda.code()).isEqualTo(2);
         assertThat(cuda.err().strip()).doesNotContain("\n").contains("has no CUDA").contains("LADDER_TORCH=pip");
+
+        // download mode: without the CPU jar DJL goes for its CDN; here every HTTPS connection goes to a closed local
+        // port (a proxy that is not there), so the download fails the same way with or without internet
+        Child download = ladder(Map.of("LADDER_TORCH", "download"), false, List.of("-Dai.djl.offline=false",
+                "-Dhttps.proxyHost=127.0.0.1", "-Dhttps.proxyPort=9", "-DDJL_CACHE_DIR=" + tmp.resolve("empty-djl")), "env");
+        assertThat(download.code()).as(download.err()).isEqualTo(2);
+        assertThat(download.err().strip()).doesNotContain("\n")
+                .startsWith("ladder: cannot start the PyTorch engine (LADDER_TORCH=download)")
+                .contains("DJL downloads libtorch from publish.djl.ai");
+        Child offlineDownload = ladder(Map.of("LADDER_TORCH", "download"), false, "env");
+        assertThat(offlineDownload.code()).isEqualTo(2);
+        assertThat(offlineDownload.err().strip()).isEqualTo("ladder: LADDER_TORCH=download needs DJL online, but "
+                + "ai.djl.offline=true (LADDER_JAVA_OPTS?)");
 
         Child unknown = ladder(Map.of("LADDER_TORCH", "gpu"), true, "env");
         assertThat(unknown.code()).isEqualTo(2);

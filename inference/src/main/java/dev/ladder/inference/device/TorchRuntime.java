@@ -70,9 +70,14 @@ public final class TorchRuntime {
         try {
             engine = Engine.getEngine("PyTorch");
         } catch (RuntimeException | LinkageError e) {
-            String where = s.pip() != null ? s.pip().libDir().toString() : s.mode().label();
-            throw new TorchSetupException("cannot start the PyTorch engine (LADDER_TORCH=" + s.mode().label() + ", "
-                    + where + "): " + oneLine(e), e);
+            String where = s.pip() != null ? ", " + s.pip().libDir() : "";
+            String hint = switch (s.mode()) {
+                case DOWNLOAD -> "; DJL downloads libtorch from publish.djl.ai: without that, use LADDER_TORCH=pip or bundled";
+                case PIP -> "; check that this torch runs in Python (python3 -c 'import torch'), or use LADDER_TORCH=bundled";
+                case BUNDLED -> "";
+            };
+            throw new TorchSetupException("cannot start the PyTorch engine (LADDER_TORCH=" + s.mode().label() + where
+                    + "): " + oneLine(e) + hint, e);
         }
         return engine;
     }
@@ -248,13 +253,13 @@ public final class TorchRuntime {
         return f == null ? "unknown" : f;
     }
 
+    /** The failure's own message, and its root cause when that is another exception. */
     private static String oneLine(Throwable e) {
-        Throwable t = e;
-        String msg = null;
-        while (t != null) {
-            if (t.getMessage() != null) msg = t.getMessage();
-            t = t.getCause();
-        }
-        return msg == null ? e.getClass().getSimpleName() : msg.replaceAll("\\s+", " ").strip();
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String top = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        String text = root == e ? top : top + " (" + root.getClass().getSimpleName()
+                + (root.getMessage() == null ? "" : ": " + root.getMessage()) + ")";
+        return text.replaceAll("\\s+", " ").strip();
     }
 }

@@ -2,22 +2,16 @@ package dev.ladder.inference.llm;
 
 import ai.djl.Device;
 import ai.djl.ndarray.types.DataType;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
-import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelConfig;
-import dev.ladder.inference.model.TinyModels;
+import dev.ladder.inference.model.ReferenceFixture;
 import dev.ladder.inference.model.Weights;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,19 +49,14 @@ class PrecisionParityTest {
             "tiny-seed1, f16, 8", "qwen2-tiny-seed2, f16, 8", "llama3-rope-scaled-tiny-seed3, f16, 8",
             "tiny-seed1, int8, 4", "qwen2-tiny-seed2, int8, 8", "llama3-rope-scaled-tiny-seed3, int8, 8"})
     void logitsAndGreedyStayCloseToTheReference(String fixture, String precision, int steps) throws IOException {
-        JsonNode header;
-        try (InputStream in = getClass().getResourceAsStream("/fixtures/" + fixture + ".json")) {
-            assertThat(in).as(fixture).isNotNull();
-            header = new ObjectMapper().readTree(in);
-        }
-        TinyModels.write(dir, TinyModels.Shape.valueOf(header.get("shape").asText()), header.get("seed").asLong(),
-                DType.valueOf(header.get("dtype").asText()));
-        int[] ids = toInts(header.get("ids"));
-        int positions = header.get("logits_shape").get(0).asInt();
-        int vocab = header.get("logits_shape").get(1).asInt();
-        float[] expected = readFloats("/fixtures/" + header.get("logits_file").asText(), positions * vocab);
+        ReferenceFixture f = ReferenceFixture.load(fixture);
+        f.writeModel(dir);
+        int[] ids = f.ids();
+        float[][] expected = f.logits();
+        int positions = expected.length;
+        int vocab = expected[0].length;
         double scale = 0;
-        for (float x : expected) scale = Math.max(scale, Math.abs(x));
+        for (float[] row : expected) for (float x : row) scale = Math.max(scale, Math.abs(x));
 
         boolean f16 = precision.equals("f16");
         double bound = (f16 ? 5e-3 : 5e-2) * scale;
@@ -83,7 +72,7 @@ class PrecisionParityTest {
             float[][] logits = LlamaModelTest.prefillLogits(model, ids);
             double maxDiff = 0;
             for (int p = 0; p < positions; p++) {
-                for (int v = 0; v < vocab; v++) maxDiff = Math.max(maxDiff, Math.abs(logits[p][v] - expected[p * vocab + v]));
+                for (int v = 0; v < vocab; v++) maxDiff = Math.max(maxDiff, Math.abs(logits[p][v] - expected[p][v]));
             }
             // not bit-equal to float32: the precision really is lower (else this test would test nothing)
             assertThat(maxDiff).as("max |logit - reference|, %s %s", fixture, precision).isLessThan(bound).isGreaterThan(1e-4);
@@ -91,35 +80,18 @@ class PrecisionParityTest {
             assertThat(LlamaModelTest.maxDiff(decoded, logits)).as("decode vs prefill").isLessThan(bound);
 
             List<Integer> greedy = new ArrayList<>();
-            for (JsonNode n : header.get("greedy")) greedy.add(n.asInt());
+            for (int id : f.greedy()) greedy.add(id);
             assertThat(steps).isBetween(1, greedy.size());
             for (int i = 0; i < steps; i++) assertThat(config.eosTokenIds()).doesNotContain(greedy.get(i));
             if (steps < greedy.size()) {
                 // where the test stops, the reference's own choice is too close to call at this precision
-                assertThat(header.get("greedy_margins").get(steps).asDouble()).isLessThan(2 * maxDiff);
+                assertThat(f.greedyMargins()[steps]).isLessThan(2 * maxDiff);
             }
             List<Integer> prompt = new ArrayList<>();
             for (int id : ids) prompt.add(id);
             List<Integer> got = lm.generate(List.of(new GenerationRequest(null, prompt, steps, Sampling.GREEDY, 1, 0,
                     Set.of(), List.of()))).get(0).candidates().get(0).tokenIds();
             assertThat(got).isEqualTo(greedy.subList(0, steps));
-        }
-    }
-
-    private static int[] toInts(JsonNode array) {
-        int[] out = new int[array.size()];
-        for (int i = 0; i < out.length; i++) out[i] = array.get(i).asInt();
-        return out;
-    }
-
-    private float[] readFloats(String resource, int count) throws IOException {
-        try (InputStream in = getClass().getResourceAsStream(resource)) {
-            assertThat(in).as(resource).isNotNull();
-            byte[] bytes = in.readAllBytes();
-            assertThat(bytes).hasSize(count * 4);
-            float[] out = new float[count];
-            ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
-            return out;
         }
     }
 }

@@ -1,0 +1,108 @@
+package dev.ladder.eval.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code scripts/ladder}, the real script, in a checkout-shaped folder whose {@code java} is a stand-in that prints
+ * the command line it was given: the class path per torch mode, the order of the launcher's and the user's JVM
+ * options, the mode stored by {@code setup --gpu}, and the refusal of an unknown mode.
+ */
+class LauncherTest {
+
+    @TempDir Path root;
+    Path bin;
+
+    @BeforeEach
+    void checkoutWithAFakeJava() throws IOException {
+        Files.createDirectories(root.resolve("scripts"));
+        Files.copy(Path.of("..", "scripts", "ladder"), root.resolve("scripts/ladder"));
+        Path lib = Files.createDirectories(root.resolve("eval/target/lib"));
+        Files.writeString(root.resolve("eval/target/ladder-eval-0.1.0.jar"), "");
+        for (String jar : List.of("api-0.35.1.jar", "pytorch-engine-0.35.1.jar", "pytorch-jni-2.7.1-0.35.1.jar",
+                "pytorch-native-cpu-2.7.1-linux-x86_64.jar", "tokenizers-0.35.1.jar")) {
+            Files.writeString(lib.resolve(jar), "");
+        }
+        bin = Files.createDirectories(root.resolve("fake-bin"));
+        Path java = bin.resolve("java");
+        Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private record Launch(int code, List<String> args, String err) {}
+
+    private Launch launch(Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/ladder").toString(), "env");
+        pb.environment().remove("LADDER_TORCH");
+        pb.environment().remove("LADDER_JAVA_OPTS");
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().putAll(env);
+        Path out = Files.createTempFile(root, "out", ".txt");
+        Path err = Files.createTempFile(root, "err", ".txt");
+        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return new Launch(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static String classPath(Launch l) {
+        return l.args().get(l.args().indexOf("-cp") + 1);
+    }
+
+    @Test
+    void bundledByDefaultWithTheCpuJarAndOffline() throws Exception {
+        Launch l = launch(Map.of());
+        assertThat(l.code()).as(l.err()).isZero();
+        assertThat(l.args()).contains("-Dai.djl.offline=true", "-Dladder.torch=bundled", "-Dladder.torch.source=default");
+        assertThat(classPath(l)).endsWith("eval/target/lib/*");
+        assertThat(l.args().subList(l.args().size() - 2, l.args().size())).containsExactly("dev.ladder.eval.cli.Ladder", "env");
+    }
+
+    @Test
+    void pipAndDownloadLeaveTheCpuJarOut() throws Exception {
+        Launch pip = launch(Map.of("LADDER_TORCH", "pip"));
+        assertThat(pip.args()).contains("-Dai.djl.offline=true", "-Dladder.torch=pip");
+        assertThat(classPath(pip)).contains("pytorch-jni-2.7.1-0.35.1.jar", "tokenizers-0.35.1.jar")
+                .doesNotContain("pytorch-native-cpu");
+        Launch download = launch(Map.of("LADDER_TORCH", "download"));
+        assertThat(download.args()).contains("-Dai.djl.offline=false", "-Dladder.torch=download");
+        assertThat(classPath(download)).doesNotContain("pytorch-native-cpu");
+    }
+
+    @Test
+    void theUsersJavaOptionsComeAfterTheLaunchersSoTheyWin() throws Exception {
+        Launch l = launch(Map.of("LADDER_JAVA_OPTS", "-Dai.djl.offline=false -Xmx6g"));
+        List<String> a = l.args();
+        assertThat(a.lastIndexOf("-Dai.djl.offline=false")).isGreaterThan(a.indexOf("-Dai.djl.offline=true"));
+        assertThat(a).contains("-Xmx6g");
+    }
+
+    @Test
+    void setupGpuStoresPipAndTheEnvironmentStillWins() throws Exception {
+        Files.writeString(root.resolve(".ladder-torch"), "pip\n");
+        Launch stored = launch(Map.of());
+        assertThat(stored.args()).contains("-Dladder.torch=pip");
+        assertThat(stored.args()).anyMatch(a -> a.startsWith("-Dladder.torch.source=") && a.endsWith(".ladder-torch (scripts/setup --gpu)"));
+        Launch env = launch(Map.of("LADDER_TORCH", "bundled"));
+        assertThat(env.args()).contains("-Dladder.torch=bundled", "-Dladder.torch.source=LADDER_TORCH");
+    }
+
+    @Test
+    void anUnknownModeIsOneLineAndExitTwo() throws Exception {
+        Launch l = launch(Map.of("LADDER_TORCH", "cuda"));
+        assertThat(l.code()).isEqualTo(2);
+        assertThat(l.args()).isEmpty();
+        assertThat(l.err().strip()).isEqualTo("ladder: LADDER_TORCH must be bundled, pip or download, got 'cuda' (from LADDER_TORCH)");
+    }
+}

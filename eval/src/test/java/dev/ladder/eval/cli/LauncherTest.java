@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code scripts/ladder}, the real script, in a checkout-shaped folder whose {@code java} is a stand-in that prints
  * the command line it was given: the class path per torch mode, the order of the launcher's and the user's JVM
- * options, the mode stored by {@code setup --gpu}, and the refusal of an unknown mode.
+ * options, the mode stored by {@code setup --gpu}, and the refusal of an unknown mode. Also {@code scripts/setup}'s
+ * refusals, which come before it builds anything.
  */
 class LauncherTest {
 
@@ -36,14 +37,31 @@ class LauncherTest {
         }
         bin = Files.createDirectories(root.resolve("fake-bin"));
         Path java = bin.resolve("java");
-        Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+        // answers the setup script's version probe like a JDK 17, and otherwise prints its arguments
+        Files.writeString(java, """
+                #!/bin/sh
+                case "$1" in -XshowSettings*) echo '    java.specification.version = 17' >&2; exit 0 ;; esac
+                for a in "$@"; do echo "$a"; done
+                """);
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        for (String tool : List.of("mvn", "nvidia-smi")) {
+            // a Maven that must never run here, and an nvidia-smi that finds no GPU (whatever this machine has)
+            Path t = bin.resolve(tool);
+            Files.writeString(t, "#!/bin/sh\necho \"" + tool + " should not have run\" >&2\nexit 9\n");
+            Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
     }
 
     private record Launch(int code, List<String> args, String err) {}
 
     private Launch launch(Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/ladder").toString(), "env");
+        return script(env, "scripts/ladder", "env");
+    }
+
+    private Launch script(Map<String, String> env, String script, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("bash", root.resolve(script).toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().remove("LADDER_TORCH");
         pb.environment().remove("LADDER_JAVA_OPTS");
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
@@ -104,5 +122,18 @@ class LauncherTest {
         assertThat(l.code()).isEqualTo(2);
         assertThat(l.args()).isEmpty();
         assertThat(l.err().strip()).isEqualTo("ladder: LADDER_TORCH must be bundled, pip or download, got 'cuda' (from LADDER_TORCH)");
+    }
+
+    @Test
+    void setupRefusesTheGpuModeWithoutAGpuAndUnknownOptionsBeforeBuilding() throws Exception {
+        Files.copy(Path.of("..", "scripts", "setup"), root.resolve("scripts/setup"));
+        Launch gpu = script(Map.of(), "scripts/setup", "--gpu");
+        assertThat(gpu.code()).isEqualTo(2);
+        assertThat(gpu.err().strip()).isEqualTo("setup --gpu: no NVIDIA GPU found (nvidia-smi missing or failing); "
+                + "plain ./scripts/setup runs on the CPU");
+        Launch bad = script(Map.of(), "scripts/setup", "--gpus");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err().strip()).isEqualTo("setup: unknown option '--gpus' (use --gpu or nothing)");
+        assertThat(root.resolve(".ladder-torch")).doesNotExist();
     }
 }

@@ -33,10 +33,10 @@ class ClampsTest {
 
     @Test
     void dropsOrderByAndLimitTheQuestionDoesNotAskForKeepingTheRestByteForByte() {
-        String sql = "SELECT `phone`  -- the number\nFROM offices\r\nWHERE city = 'Paris' ORDER BY officeCode\n  LIMIT 1;";
-        Clamps.Clamped c = clamp("What is the phone number of the Paris office?", sql);
+        String sql = "SELECT `phone`  -- the number\nFROM offices\r\nWHERE city = 'Boston' ORDER BY officeCode\n  LIMIT 1;";
+        Clamps.Clamped c = clamp("What is the phone number of the Boston office?", sql);
         assertThat(c.applied()).containsExactly(Clamps.DROP_ORDER_BY, Clamps.DROP_LIMIT);
-        assertThat(c.sql()).isEqualTo("SELECT `phone`  -- the number\nFROM offices\r\nWHERE city = 'Paris';");
+        assertThat(c.sql()).isEqualTo("SELECT `phone`  -- the number\nFROM offices\r\nWHERE city = 'Boston';");
     }
 
     @Test

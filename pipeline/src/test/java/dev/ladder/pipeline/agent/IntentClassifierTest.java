@@ -53,7 +53,7 @@ class IntentClassifierTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            What is the phone number of the Paris office?                                  | LOOKUP ----
+            What is the phone number of the Boston office?                                  | LOOKUP ----
             List all students majoring in Physics.                                         | LOOKUP ----
             Which customers have placed five or more orders?                               | LOOKUP ----
             Which customers have at least one order in 2004?                               | LOOKUP ----
@@ -117,7 +117,7 @@ class IntentClassifierTest {
     @CsvSource(delimiter = '|', textBlock = """
             Give the contact first name, contact last name and phone number of customer 112. | contactFirstName contactLastName phone
             Show the first and last names of all employees.                                | firstName lastName
-            Give the name, scale and vendor of the product with code S18_1749.            | productName productScale productVendor
+            Give the name, scale and vendor of the product with code S10_1678.            | productName productScale productVendor
             List the name and credit limit of US customers whose credit limit is above 100,000. | customerName creditLimit
             Which orders shipped late? Give the order number and the customer's name.      | orderNumber customerName
             Which product lines were sold in each country? List every country and product line pair once. | country productLine

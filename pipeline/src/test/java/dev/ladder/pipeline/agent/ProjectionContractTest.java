@@ -41,11 +41,11 @@ class ProjectionContractTest {
 
     @Test
     void dropsColumnsTheWhereClauseFixesEvenWithoutTheQuestion() {
-        IntentProfile intent = IntentClassifier.classify("What is the email address of employee number 1370?", SHOP);
+        IntentProfile intent = IntentClassifier.classify("What is the email address of employee number 1611?", SHOP);
         ProjectionContract.Projected p = ProjectionContract.enforce(
-                "SELECT employeeNumber, email FROM employees WHERE employeeNumber = 1370", intent, SHOP);
+                "SELECT employeeNumber, email FROM employees WHERE employeeNumber = 1611", intent, SHOP);
         assertThat(p.applied()).containsExactly("drop:employeeNumber");
-        assertThat(p.sql()).isEqualTo("SELECT email FROM employees WHERE employeeNumber = 1370");
+        assertThat(p.sql()).isEqualTo("SELECT email FROM employees WHERE employeeNumber = 1611");
         ProjectionContract.Projected q = ProjectionContract.enforce(
                 "SELECT o.phone, o.city FROM offices o WHERE o.city IN ('Paris', 'Tokyo') AND o.country = 'France'",
                 named(Intent.LOOKUP, "phone"), SHOP);
@@ -63,10 +63,10 @@ class ProjectionContractTest {
 
     @Test
     void withTheQuestionUnmentionedDescriptiveColumnsGoButKeysNamesAndMentionedWordsStay() {
-        ProjectionContract.Projected p = enforce("What is the phone number of the Paris office?",
-                "SELECT officeCode, phone, country, territory FROM offices WHERE city = 'Paris'", SHOP);
+        ProjectionContract.Projected p = enforce("What is the phone number of the Boston office?",
+                "SELECT officeCode, phone, country, territory FROM offices WHERE city = 'Boston'", SHOP);
         assertThat(p.applied()).containsExactly("drop:country", "drop:territory");
-        assertThat(p.sql()).isEqualTo("SELECT officeCode, phone FROM offices WHERE city = 'Paris'");
+        assertThat(p.sql()).isEqualTo("SELECT officeCode, phone FROM offices WHERE city = 'Boston'");
         // "quantity" is a word of quantityOrdered; customerName is a name column
         ProjectionContract.Projected q = enforce("For order 10100, show the product name, quantity and price each.",
                 "SELECT p.productName, c.customerName, od.quantityOrdered, od.priceEach FROM orderdetails od "
@@ -136,7 +136,7 @@ class ProjectionContractTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
             Give the name and phone of customer 112.         | SELECT customerNumber, city, phone, customerName FROM customers WHERE customerNumber = 112
-            What is the phone number of the Paris office?   | SELECT `phone`, `city` FROM `offices` WHERE `city` = 'Paris'
+            What is the phone number of the Boston office?   | SELECT `phone`, `city` FROM `offices` WHERE `city` = 'Boston'
             Show the credit limit of Mini Gifts.            | SELECT c.customerName, c.creditLimit, c.country FROM customers AS c WHERE 'Mini Gifts' = c.customerName
             """)
     void resultKeepsANamedColumnAndParses(String question, String sql) {

@@ -33,9 +33,27 @@ public final class PipTorch {
 
     /**
      * An installed libtorch: the folder with {@code libtorch.so}, its version as installed ({@code 2.7.1+cu128}),
-     * the DJL flavor, and how it was found (for {@code ladder env}).
+     * the DJL flavor, how it was found (for {@code ladder env}), and the folder of the CUDA runtime that pip installed
+     * beside it ({@code <site-packages>/nvidia/cuda_runtime/lib}), or null when there is none.
      */
-    public record Found(Path libDir, String version, String flavor, String foundBy) {}
+    public record Found(Path libDir, String version, String flavor, String foundBy, Path cudaRuntimeDir) {
+        Found(Path libDir, String version, String flavor, String foundBy) {
+            this(libDir, version, flavor, foundBy, cudaRuntimeBeside(libDir));
+        }
+    }
+
+    /**
+     * The pip CUDA runtime of a pip torch ({@code torch/lib/../../nvidia/cuda_runtime/lib}). libtorch finds it through
+     * its own run path; DJL's GPU count asks CUDA through JNA, which finds only a system-wide {@code libcudart}, so a
+     * machine with the NVIDIA driver and pip's CUDA alone would count no GPU without it.
+     */
+    static Path cudaRuntimeBeside(Path libDir) {
+        Path torch = libDir.getParent();
+        Path sitePackages = torch == null ? null : torch.getParent();
+        if (sitePackages == null) return null;
+        Path runtime = sitePackages.resolve("nvidia").resolve("cuda_runtime").resolve("lib");
+        return Files.isDirectory(runtime) ? runtime : null;
+    }
 
     private static final Pattern PY_VERSION = Pattern.compile("(?m)^__version__\\s*(?::[^=]*)?=\\s*['\"]([^'\"]+)['\"]");
     private static final Pattern PY_CUDA = Pattern.compile("(?m)^cuda\\s*(?::[^=]*)?=\\s*(?:['\"]([^'\"]*)['\"]|None)");

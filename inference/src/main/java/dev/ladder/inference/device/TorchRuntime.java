@@ -143,6 +143,12 @@ public final class TorchRuntime {
         System.setProperty("PYTORCH_LIBRARY_PATH", s.pip().libDir().toString());
         System.setProperty("PYTORCH_VERSION", requiredVersion());
         System.setProperty("PYTORCH_FLAVOR", s.pip().flavor());
+        // DJL counts GPUs through JNA's libcudart: point it at pip's CUDA runtime when there is no system-wide one
+        if (s.pip().cudaRuntimeDir() != null) {
+            String jna = System.getProperty("jna.library.path", "");
+            System.setProperty("jna.library.path", s.pip().cudaRuntimeDir()
+                    + (jna.isBlank() ? "" : java.io.File.pathSeparator + jna));
+        }
         // the Python bindings are not a library DJL can load (they need a Python interpreter in the process)
         String exclusion = System.getProperty("PYTORCH_LIBRARY_EXCLUSION", "");
         if (!exclusion.contains("libtorch_python.so")) {

@@ -54,6 +54,16 @@ class PipTorchTest {
     }
 
     @Test
+    void pipsCudaRuntimeBesideTorchIsFound() throws IOException {
+        Path torch = pipTorch("2.7.1+cu128", "12.8");
+        assertThat(PipTorch.locate(Map.of("LADDER_TORCH_DIR", torch.toString()), "2.7.1", SHIPPED).cudaRuntimeDir()).isNull();
+        Path runtime = Files.createDirectories(tmp.resolve("site-packages/nvidia/cuda_runtime/lib"));
+        Files.writeString(runtime.resolve("libcudart.so.12"), "");
+        assertThat(PipTorch.locate(Map.of("LADDER_TORCH_DIR", torch.toString()), "2.7.1", SHIPPED).cudaRuntimeDir())
+                .isEqualTo(runtime.toRealPath());
+    }
+
+    @Test
     void libtorchDistributionWithBuildVersion() throws IOException {
         Path home = tmp.resolve("libtorch");
         Files.createDirectories(home.resolve("lib"));

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Tables and charts for a paper from one or more run directories (docs/report.md): VA/EX/EM/TS "
-                + "with 95% bootstrap intervals, breakdowns by category and difficulty, paired significance between "
+                + "with 95%% bootstrap intervals, breakdowns by category and difficulty, paired significance between "
                 + "consecutive rungs, error taxonomy, latency and tokens.",
                 "  ladder report runs/classicmodels-ladder",
                 "  ladder report runs/a runs/b --out paper/tables --format tex,png"})

@@ -52,7 +52,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--format", split = ",", paramLabel = "FMT",
             description = "Report formats (default: md,csv,tex,json,png,svg).")
     List<String> formats = ReportCommand.ALL_FORMATS;
-    @Option(names = "--no-progress", description = "One line per rung instead of progress bars.")
+    @Option(names = "--no-progress", description = "One line per rung instead of progress bars (the default when the output is not a terminal).")
     boolean noProgress;
     @Option(names = "--url", paramLabel = "JDBC_URL", description = "External MySQL/MariaDB server instead of the embedded one.")
     String url;
@@ -76,7 +76,9 @@ final class RunCommand implements Callable<Integer> {
         if (out != null) e = e.withOutput(out);
         if (noCache && cacheFile != null) throw new UserError("--generation-cache and --no-generation-cache cannot be used together");
         Path cache = noCache ? null : cacheFile != null ? cacheFile : GenerationCache.defaultFile();
-        ExperimentRunner.Options options = new ExperimentRunner.Options(cache, noProgress ? null : System.err, log,
+        // progress bars redraw with carriage returns: only for a terminal, plain lines in a redirected log
+        boolean bars = !noProgress && System.console() != null;
+        ExperimentRunner.Options options = new ExperimentRunner.Options(cache, bars ? System.err : null, log,
                 Optional.ofNullable(url), Path.of(System.getProperty("ladder.home", "")).toAbsolutePath());
         ExperimentRunner.Outcome outcome = new ExperimentRunner(e, options).run();
         ReportCommand.writeReport(List.of(outcome.directory().dir()), outcome.directory().report(), reportFormats);

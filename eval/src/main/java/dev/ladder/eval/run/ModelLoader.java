@@ -56,7 +56,8 @@ public final class ModelLoader {
                 return store.pull(repo, rev, ProgressListener.NONE);
             } catch (IOException | StoreException e) {
                 throw new UserError("model '" + pathOrId + "' is not in the store and could not be pulled ("
-                        + e.getMessage() + "); offline, pass --model DIR with a local model directory");
+                        + e.getMessage() + "); offline, pass --model DIR with a local model directory (to check the"
+                        + " whole path without one: ladder model make-tiny DIR makes a random-weight model; README, offline)");
             }
         }
     }

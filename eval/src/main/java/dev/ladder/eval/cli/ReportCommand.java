@@ -70,7 +70,12 @@ final class ReportCommand implements Callable<Integer> {
                 throw new UserError("not a run directory: " + dir + " (no " + RunDirectory.RESULTS + "; 'ladder run' writes one)");
             }
             try (ResultsStore store = ResultsStore.openReadOnly(results)) {
-                runs.add(Report.Run.of(dir, store.cells(), store.results()));
+                var rows = store.results();
+                if (rows.isEmpty()) {
+                    throw new UserError(dir + " has no results yet (its run stopped before the first item): nothing to "
+                            + "report; run the experiment again to fill it");
+                }
+                runs.add(Report.Run.of(dir, store.cells(), rows));
             }
         }
         Report report = runs.size() == 1

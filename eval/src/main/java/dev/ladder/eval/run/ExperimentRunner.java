@@ -99,12 +99,11 @@ public final class ExperimentRunner {
         if (experiment.limit() != null && experiment.limit() < items.size()) items = items.subList(0, experiment.limit());
         Map<String, ResolvedModel> resolved = resolveModels();
         // device and memory plan of every model before anything is made: a model that cannot run here is one line
-        resolved.forEach((id, m) -> ModelLoader.check(m.dir(), loadSpec(id, m.spec())));
+        resolved.forEach((id, m) -> ModelLoader.check(m.dir(), m.adapter(), loadSpec(id, m.spec())));
         ExemplarSelector exemplars = exemplars(benchmark);
         if (resolved.isEmpty()) {
             throw new UserError("no rung can run: " + String.join("; ", experiment.warnings()));
         }
-        RunDirectory dir = RunDirectory.create(experiment.output());
 
         // a rung whose model was not resolved is one whose adapter is missing (the warnings say which)
         List<String> skipped = experiment.cells().stream()
@@ -114,62 +113,68 @@ public final class ExperimentRunner {
         long hits = 0;
         long misses = 0;
         List<Database> opened = new ArrayList<>();
-        GenerationCache cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
-        try (ResultsStore store = dir.openResults()) {
+        GenerationCache cache = null;
+        try {
+            // the database, its test suite and the generation cache open before the run directory is made: a bad
+            // --url, database name, suite or cache file is one line and leaves nothing behind
             Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl());
             opened.add(db);
             Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
                     experiment.scorers().suite(), opened);
-            // the config goes in first: a run directory with results always says what produced them
-            dir.writeConfig(config);
-            checkFingerprints(store, resolved);
-            writeEnvironment(dir, resolved);
-            // the first words on the console come after every check: an error stays the only line
-            log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
-            experiment.warnings().forEach(w -> log.println("warning: " + w));
-            notes.forEach(log::println);
-            if (experiment.scorers().suiteMode() == ScoringSetup.Suite.STORED && !scoring.hasSuite()) {
-                log.println("warning: no test suite for " + db.name() + ": TS and its significance rows will be missing"
-                        + " (build one before the run with 'ladder testsuite build " + db.name() + "', about 2 minutes)");
-            }
-            // one model resident at a time: all cells of a model run together, and it is freed before the next loads
-            // (rows are keyed by cell and item, and every output is read back in cell order, so the order of work
-            // does not change any result)
-            for (List<Cell> group : cellsByModel()) {
-                String modelKey = rungOf(group.get(0)).model();
-                if (!resolved.containsKey(modelKey)) continue;
-                Map<Cell, List<Integer>> todo = new LinkedHashMap<>();
-                for (Cell cell : group) {
-                    store.putCell(cell);
-                    Set<String> done = store.finishedItems(cell.name());
-                    List<Integer> left = new ArrayList<>();
-                    for (int i = 0; i < items.size(); i++) if (!done.contains(items.get(i).id())) left.add(i);
-                    resumed += items.size() - left.size();
-                    if (left.isEmpty()) {
-                        log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), items.size(), items.size());
-                    } else {
-                        todo.put(cell, left);
+            cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
+            RunDirectory dir = RunDirectory.create(experiment.output());
+            try (ResultsStore store = dir.openResults()) {
+                // the config goes in first: a run directory with results always says what produced them
+                dir.writeConfig(config);
+                checkFingerprints(store, resolved);
+                writeEnvironment(dir, resolved);
+                // the first words on the console come after every check: an error stays the only line
+                log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
+                experiment.warnings().forEach(w -> log.println("warning: " + w));
+                notes.forEach(log::println);
+                if (experiment.scorers().suiteMode() == ScoringSetup.Suite.STORED && !scoring.hasSuite()) {
+                    log.println("warning: no test suite for " + db.name() + ": TS and its significance rows will be missing"
+                            + " (build one before the run with 'ladder testsuite build " + db.name() + "', about 2 minutes)");
+                }
+                // one model resident at a time: all cells of a model run together, and it is freed before the next loads
+                // (rows are keyed by cell and item, and every output is read back in cell order, so the order of work
+                // does not change any result)
+                for (List<Cell> group : cellsByModel()) {
+                    String modelKey = rungOf(group.get(0)).model();
+                    if (!resolved.containsKey(modelKey)) continue;
+                    Map<Cell, List<Integer>> todo = new LinkedHashMap<>();
+                    for (Cell cell : group) {
+                        store.putCell(cell);
+                        Set<String> done = store.finishedItems(cell.name());
+                        List<Integer> left = new ArrayList<>();
+                        for (int i = 0; i < items.size(); i++) if (!done.contains(items.get(i).id())) left.add(i);
+                        resumed += items.size() - left.size();
+                        if (left.isEmpty()) {
+                            log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), items.size(), items.size());
+                        } else {
+                            todo.put(cell, left);
+                        }
+                    }
+                    if (todo.isEmpty()) continue;
+                    try (LanguageModel model = load(modelKey, resolved.get(modelKey), cache, dir)) {
+                        for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
+                            Cell cell = e.getKey();
+                            Strategy strategy = Strategies.byName(cell.strategy());
+                            StrategyContext context = StrategyContext.of(model, db, exemplars,
+                                    experiment.settings().toSettings(cell.seed()));
+                            answered += runCell(cell, strategy, context, items, e.getValue(), scoring, store);
+                            log.flush();
+                        }
                     }
                 }
-                if (todo.isEmpty()) continue;
-                try (LanguageModel model = load(modelKey, resolved.get(modelKey), cache, dir)) {
-                    for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
-                        Cell cell = e.getKey();
-                        Strategy strategy = Strategies.byName(cell.strategy());
-                        StrategyContext context = StrategyContext.of(model, db, exemplars,
-                                experiment.settings().toSettings(cell.seed()));
-                        answered += runCell(cell, strategy, context, items, e.getValue(), scoring, store);
-                        log.flush();
-                    }
+                for (CachedLanguageModel cached : cachedModels) {
+                    hits += cached.hits();
+                    misses += cached.misses();
                 }
+                dir.writePredictions(store, RunDirectory.dbIds(benchmark, items));
+                dir.writeTraces(store);
+                return new Outcome(dir, store.cells().size(), answered, resumed, skipped, hits, misses);
             }
-            for (CachedLanguageModel cached : cachedModels) {
-                hits += cached.hits();
-                misses += cached.misses();
-            }
-            dir.writePredictions(store, RunDirectory.dbIds(benchmark, items));
-            dir.writeTraces(store);
-            return new Outcome(dir, store.cells().size(), answered, resumed, skipped, hits, misses);
         } finally {
             if (cache != null) cache.close();
             for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
@@ -244,7 +249,14 @@ public final class ExperimentRunner {
     }
 
     private static void checkFingerprints(ResultsStore store, Map<String, ResolvedModel> models) {
+        // a run directory without rows has nothing to protect: the fixed files of a rerun take its place
+        boolean empty = !store.hasResults();
         models.forEach((id, m) -> {
+            if (empty) {
+                store.putMeta(fingerprintKey(id, "path"), m.modelPrint());
+                if (m.adapter() != null) store.putMeta(fingerprintKey(id, "adapter"), m.adapterPrint());
+                return;
+            }
             checkFingerprint(store, fingerprintKey(id, "path"), m.modelPrint(), m.dir());
             if (m.adapter() != null) checkFingerprint(store, fingerprintKey(id, "adapter"), m.adapterPrint(), m.adapter());
         });

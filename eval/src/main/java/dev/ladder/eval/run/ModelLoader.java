@@ -4,6 +4,7 @@ import ai.djl.Device;
 import dev.ladder.adapters.AdaptedModels;
 import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.MergeBase;
+import dev.ladder.adapters.PeftAdapter;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.DeviceKind;
@@ -19,6 +20,7 @@ import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.llm.LoadReport;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.model.Weights;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
 import dev.ladder.inference.store.StoreException;
@@ -114,7 +116,7 @@ public final class ModelLoader {
      * @throws UserError for an unknown engine or dtype, a device the loaded libtorch cannot serve, or a bad model
      */
     public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log) {
-        Checked checked = check(modelDir, spec);
+        Checked checked = check(modelDir, adapter, spec);
         Device device = checked.device();
         MemoryPlan plan = checked.plan();
         String dtype = plan.request().format().cliName();
@@ -153,12 +155,15 @@ public final class ModelLoader {
     }
 
     /**
-     * Everything that can refuse a load, without loading: the device (cuda on a libtorch without CUDA), the dtype and
-     * the memory plan. Callers that make files (a run directory) check every model first.
+     * Everything that can refuse a load, without loading: the device (cuda on a libtorch without CUDA), the dtype, the
+     * memory plan, the weight files (every safetensors header, and every tensor within its file: a truncated download
+     * is found here) and the adapter against its base. Callers that make files (a run directory) check every model
+     * first, so that a model that cannot load never leaves a half-made run behind.
      *
-     * @throws UserError naming what does not fit and what would
+     * @param adapter a PEFT adapter to merge, or null
+     * @throws UserError naming what does not fit and what would, or the file that is wrong
      */
-    public static Checked check(Path modelDir, LoadSpec spec) {
+    public static Checked check(Path modelDir, Path adapter, LoadSpec spec) {
         if (!"djl".equals(spec.engine())) {
             throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use djl)");
         }
@@ -172,6 +177,18 @@ public final class ModelLoader {
         if (plan.budgetBytes() != UNKNOWN_BUDGET && !plan.fits()) {
             throw new UserError(plan.refusal() + " (ladder model plan shows the numbers; --dtype, settings.candidates and"
                     + " settings.max_new_tokens change them)");
+        }
+        try (Weights weights = Weights.open(modelDir)) {
+            if (weights.names().isEmpty()) throw new UserError("no tensors in the weights of " + modelDir);
+        } catch (ModelException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        if (adapter != null) {
+            try (PeftAdapter peft = PeftAdapter.read(adapter)) {
+                peft.validate(modelDir);
+            } catch (AdapterException | ModelException e) {
+                throw new UserError(e.getMessage(), e);
+            }
         }
         return new Checked(device, plan);
     }

@@ -379,6 +379,16 @@ public final class ResultsStore implements AutoCloseable {
         return out;
     }
 
+    /** Whether any item has a row (a run directory without rows has produced nothing yet). */
+    public synchronized boolean hasResults() {
+        try (PreparedStatement s = db.prepareStatement("SELECT 1 FROM results LIMIT 1");
+             ResultSet rs = s.executeQuery()) {
+            return rs.next();
+        } catch (SQLException e) {
+            throw failure("read results", e);
+        }
+    }
+
     /** A meta value, or null. */
     public synchronized String meta(String key) {
         try (PreparedStatement s = db.prepareStatement("SELECT value FROM meta WHERE key = ?")) {

@@ -72,7 +72,9 @@ public final class Databases {
         try (Connection probe = DriverManager.getConnection(jdbc)) {
             probe.isValid(5);
         } catch (SQLException e) {
-            throw new UserError("cannot connect to " + redact(url) + ": " + e.getMessage(), e);
+            // drivers write several lines ("Communications link failure\n\nThe last packet ..."): one is enough
+            throw new UserError("cannot connect to " + redact(url) + ": "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip(), e);
         }
         return new JdbcDatabase(database, DatabaseKind.EXTERNAL_MYSQL, () -> {
             Connection c = DriverManager.getConnection(jdbc);

@@ -1,6 +1,7 @@
 package dev.ladder.eval.cli;
 
 import dev.ladder.inference.device.TorchSetupException;
+import dev.ladder.pipeline.db.InfrastructureError;
 import dev.ladder.pipeline.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +21,8 @@ import picocli.CommandLine.ScopeType;
 public final class Ladder {
 
     public static final int USER_ERROR = 2;
+    /** The job failed: e.g. the database stopped answering (see docs/faults.md). */
+    public static final int JOB_FAILED = 1;
 
     @Option(names = "--data-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",
             description = "Folder with benchmark data (e.g. classicmodels/mysqlsampledatabase.sql); default: $LADDER_DATA_DIR.")
@@ -45,6 +48,11 @@ public final class Ladder {
             if (ex instanceof UserError || ex instanceof TorchSetupException) {
                 err.println("ladder: " + ex.getMessage());
                 return USER_ERROR;
+            }
+            if (ex instanceof InfrastructureError) {
+                // nothing was scored from the failure; a rerun resumes where this stopped
+                err.println("ladder: " + ex.getMessage());
+                return JOB_FAILED;
             }
             throw ex;
         });

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
@@ -45,7 +46,11 @@ public final class Databases {
             if (serverUrl.isPresent()) return external(withDatabase(serverUrl.get(), lower));
             EmbeddedMariaDb server = EmbeddedMariaDb.shared();
             ClassicModels.ensureLoaded(server, dataDir);
-            return embedded(server, lower);
+            // after a restart the load is verified (and redone if the server lost it)
+            return new JdbcDatabase(lower, DatabaseKind.EMBEDDED_MARIADB,
+                    () -> server.readerConnection(lower, ConnectionTimeouts.DEFAULT), null, () -> {
+                        if (server.restartIfDead()) ClassicModels.ensureLoaded(server, dataDir);
+                    }, ConnectionTimeouts.DEFAULT);
         }
         if (lower.endsWith(".sqlite") || lower.endsWith(".sqlite3") || lower.endsWith(".db") || Files.isRegularFile(Path.of(s))) {
             return sqlite(Path.of(s));
@@ -56,7 +61,13 @@ public final class Databases {
 
     /** A database on the embedded server, read through the SELECT-only account. */
     public static Database embedded(EmbeddedMariaDb server, String database) {
-        return new JdbcDatabase(database, DatabaseKind.EMBEDDED_MARIADB, () -> server.readerConnection(database), null);
+        return embedded(server, database, ConnectionTimeouts.DEFAULT);
+    }
+
+    /** As {@link #embedded(EmbeddedMariaDb, String)} with other client-side timeouts (tests use short ones). */
+    public static Database embedded(EmbeddedMariaDb server, String database, ConnectionTimeouts timeouts) {
+        return new JdbcDatabase(database, DatabaseKind.EMBEDDED_MARIADB, () -> server.readerConnection(database, timeouts),
+                null, server::restartIfDead, timeouts);
     }
 
     /**
@@ -69,18 +80,30 @@ public final class Databases {
             throw new UserError("the URL " + redact(url) + " names no database: use jdbc:mysql://host:port/DATABASE");
         }
         String jdbc = url.replaceFirst("^jdbc:mariadb:", "jdbc:mysql:");
-        try (Connection probe = DriverManager.getConnection(jdbc)) {
+        try (Connection probe = DriverManager.getConnection(jdbc, timeoutProperties(ConnectionTimeouts.DEFAULT))) {
             probe.isValid(5);
         } catch (SQLException e) {
             // drivers write several lines ("Communications link failure\n\nThe last packet ..."): one is enough
             throw new UserError("cannot connect to " + redact(url) + ": "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip(), e);
         }
+        // reconnecting is the only recovery for a server Ladder does not run
         return new JdbcDatabase(database, DatabaseKind.EXTERNAL_MYSQL, () -> {
-            Connection c = DriverManager.getConnection(jdbc);
+            Connection c = DriverManager.getConnection(jdbc, timeoutProperties(ConnectionTimeouts.DEFAULT));
             ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL);
             return c;
-        }, null);
+        }, null, () -> { }, ConnectionTimeouts.DEFAULT);
+    }
+
+    /**
+     * Connect and setup socket timeouts for an external server; {@link JdbcDatabase} sets each statement's
+     * socket timeout on top.
+     */
+    static Properties timeoutProperties(ConnectionTimeouts timeouts) {
+        Properties p = new Properties();
+        p.setProperty("connectTimeout", Long.toString(timeouts.connect().toMillis()));
+        p.setProperty("socketTimeout", Long.toString(timeouts.socket(ExecutionLimits.DEFAULT.timeout()).toMillis()));
+        return p;
     }
 
     /** A SQLite file opened with {@code mode=ro}: the file cannot change through this connection. */
@@ -93,7 +116,8 @@ public final class Databases {
         } catch (SQLException e) {
             throw new UserError("cannot open " + abs + " as SQLite: " + e.getMessage(), e);
         }
-        return new JdbcDatabase(name, DatabaseKind.SQLITE_FILE, () -> sqliteReadOnlyConnection(abs), null);
+        return new JdbcDatabase(name, DatabaseKind.SQLITE_FILE, () -> sqliteReadOnlyConnection(abs), null, () -> { },
+                ConnectionTimeouts.DEFAULT);
     }
 
     /** The connection guarded execution uses for a SQLite file: read-only open mode and session. */

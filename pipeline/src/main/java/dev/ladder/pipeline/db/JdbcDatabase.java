@@ -37,19 +37,31 @@ public final class JdbcDatabase implements Database {
     private final DatabaseKind kind;
     private final ConnectionSource connections;
     private final AutoCloseable owner;
+    private final Recovery recovery;
+    private final ConnectionTimeouts timeouts;
     private final SqlGuard guard;
     private Connection connection;
     private Duration sessionTimeout;
     private Schema schema;
 
+    /** What to do before the one retry after an infrastructure error (e.g. restart a dead embedded server). */
+    @FunctionalInterface
+    interface Recovery {
+        void recover() throws Exception;
+    }
+
     /**
-     * @param owner closed with this database (e.g. a reference to the embedded server); may be null
+     * @param owner    closed with this database (e.g. a reference to the embedded server); may be null
+     * @param recovery run before the retry after an infrastructure error; reconnecting is done anyway
      */
-    JdbcDatabase(String name, DatabaseKind kind, ConnectionSource connections, AutoCloseable owner) {
+    JdbcDatabase(String name, DatabaseKind kind, ConnectionSource connections, AutoCloseable owner, Recovery recovery,
+                 ConnectionTimeouts timeouts) {
         this.name = name;
         this.kind = kind;
         this.connections = connections;
         this.owner = owner;
+        this.recovery = recovery;
+        this.timeouts = timeouts;
         this.guard = new SqlGuard(kind.dialect());
     }
 
@@ -63,6 +75,11 @@ public final class JdbcDatabase implements Database {
         return kind;
     }
 
+    /**
+     * Guarded execution. An infrastructure error (see {@link SqlErrors#infrastructure}) is retried once on a
+     * new connection, after {@code recovery} (which restarts the embedded server if it died); if it happens
+     * again, this throws {@link InfrastructureError}: such a failure is never a result to score.
+     */
     @Override
     public synchronized Execution execute(String sql, ExecutionLimits limits) {
         GuardVerdict verdict = guard.check(sql);
@@ -71,9 +88,37 @@ public final class JdbcDatabase implements Database {
             return Execution.failure(statement, verdict.syntax() ? ExecutionError.Kind.SYNTAX : ExecutionError.Kind.REJECTED,
                     verdict.reason());
         }
-        long started = System.nanoTime();
         try {
-            Connection c = connection(limits.timeout());
+            return attempt(statement, limits);
+        } catch (Lost first) {
+            dropConnection();
+            try {
+                recovery.recover();
+            } catch (Exception e) {
+                throw new InfrastructureError("database " + name + " is unreachable (" + oneLine(first.getCause())
+                        + ") and could not be brought back: " + oneLine(e), e);
+            }
+            try {
+                return attempt(statement, limits);
+            } catch (Lost second) {
+                dropConnection();
+                throw new InfrastructureError("database " + name + " failed twice, also after reconnecting: "
+                        + oneLine(second.getCause()), second.getCause());
+            }
+        }
+    }
+
+    /** One try; {@link Lost} when the infrastructure, not the SQL, failed. */
+    private Execution attempt(String statement, ExecutionLimits limits) throws Lost {
+        long started = System.nanoTime();
+        Connection c;
+        try {
+            c = connection(limits.timeout());
+        } catch (SQLException e) {
+            // no connection (or no session settings on it): whatever the reason, the SQL has not run yet
+            throw new Lost(e);
+        }
+        try {
             try (Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 st.setMaxRows(limits.rowCap() + 1);
                 AtomicBoolean cancelled = new AtomicBoolean();
@@ -90,6 +135,8 @@ public final class JdbcDatabase implements Database {
                     QueryResult result = read(st, statement, limits, started);
                     return new Execution.Success(statement, result);
                 } catch (SQLException e) {
+                    // checked first: a frozen server ignores the cancel too, then the socket times out
+                    if (SqlErrors.infrastructure(kind.dialect(), e)) throw new Lost(e);
                     if (cancelled.get()) {
                         return Execution.failure(statement, ExecutionError.Kind.TIMEOUT,
                                 "statement cancelled after " + limits.timeout().toMillis() + " ms");
@@ -100,6 +147,7 @@ public final class JdbcDatabase implements Database {
                 }
             }
         } catch (SQLException e) {
+            if (SqlErrors.infrastructure(kind.dialect(), e)) throw new Lost(e);
             ExecutionError error = SqlErrors.classify(kind.dialect(), e, limits.timeout());
             if (SqlErrors.connectionBroken(e)) dropConnection();
             return new Execution.Failure(statement, error);
@@ -107,6 +155,20 @@ public final class JdbcDatabase implements Database {
             dropConnection();
             return Execution.failure(statement, ExecutionError.Kind.OTHER, String.valueOf(e.getMessage()));
         }
+    }
+
+    /** An infrastructure failure of one attempt, carrying the driver's exception. */
+    private static final class Lost extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Lost(SQLException cause) {
+            super(cause);
+        }
+    }
+
+    private static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return m.strip().split("\\R", 2)[0];
     }
 
     private QueryResult read(Statement st, String sql, ExecutionLimits limits, long started) throws SQLException {
@@ -163,6 +225,8 @@ public final class JdbcDatabase implements Database {
             sessionTimeout = null;
         }
         if (kind.dialect() == Dialect.MYSQL && !timeout.equals(sessionTimeout)) {
+            // a server that does not answer within the statement's own limit plus a margin is frozen or gone
+            connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, timeouts.socket(timeout).toMillis()));
             // server-side limit: MariaDB stops the statement itself (max_statement_time, seconds)
             try (Statement st = connection.createStatement()) {
                 st.execute(String.format(Locale.ROOT, "SET SESSION max_statement_time = %.3f", timeout.toMillis() / 1000.0));

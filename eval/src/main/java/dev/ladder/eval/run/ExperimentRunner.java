@@ -15,6 +15,7 @@ import dev.ladder.eval.score.ScoringSetup;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.InfrastructureError;
 import dev.ladder.pipeline.db.LadderPaths;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
@@ -203,7 +204,7 @@ public final class ExperimentRunner {
         try {
             for (int index : todo) {
                 BenchmarkItem item = items.get(index);
-                Answer answer = strategy.answer(new Question(item.id(), item.question()), context);
+                Answer answer = answer(cell, item, strategy, context);
                 store.put(result(cell, item, answer, scoring), index, answer.trace().toJson());
                 if (bar != null) bar.step();
             }
@@ -215,6 +216,27 @@ public final class ExperimentRunner {
                     (System.nanoTime() - t0) / 1e9, done > 0 ? " (" + done + " already done)" : "");
         }
         return todo.size();
+    }
+
+    /**
+     * One item's answer. A failure of the item itself (a component that throws on what the model wrote) is contained:
+     * the item gets no SQL and the trace says why, and the run goes on. A failure of what the item runs on is not a
+     * result: an {@link InfrastructureError} (the database) or an engine failure (e.g. CUDA out of memory) stops the
+     * run with no row for the item, so that a rerun resumes there.
+     */
+    static Answer answer(Cell cell, BenchmarkItem item, Strategy strategy, StrategyContext context) {
+        try {
+            return strategy.answer(new Question(item.id(), item.question()), context);
+        } catch (InfrastructureError | UserError e) {
+            throw e;
+        } catch (ai.djl.engine.EngineException e) {
+            throw new InfrastructureError("the inference engine failed on " + cell.name() + " item " + item.id() + ": "
+                    + e.getMessage() + "; nothing was stored for it, and running the experiment again resumes there", e);
+        } catch (RuntimeException e) {
+            String why = "failed: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            Trace trace = new Trace.Builder(item.id(), cell.strategy()).build("", "none", why);
+            return new Answer("", trace);
+        }
     }
 
     /** Scores one answer and reads the features the report slices by. */

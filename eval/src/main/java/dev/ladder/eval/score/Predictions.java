@@ -4,10 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.pipeline.db.UserError;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import dev.ladder.eval.io.TextFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -76,12 +73,6 @@ public final class Predictions {
     }
 
     private static List<String> lines(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UserError("no such file: " + file);
-        } catch (IOException e) {
-            throw new UserError("cannot read " + file + ": " + e.getMessage(), e);
-        }
+        return TextFiles.lines(file);
     }
 }

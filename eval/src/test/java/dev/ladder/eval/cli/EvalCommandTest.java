@@ -166,4 +166,13 @@ class EvalCommandTest {
         assertThat(items.get(1).get("VA").asBoolean()).isFalse();
         assertThat(items.get(2).get("EX").asBoolean()).isTrue();
     }
+
+    @Test
+    void emptyPredictionFileIsAUserError() throws IOException {
+        Path empty = Files.write(dir.resolve("empty.jsonl"), new byte[0]);
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", empty.toString(), "--no-suite");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("ladder: " + empty + ": no predictions (the file is empty)" + System.lineSeparator());
+        assertThat(r.out()).isEmpty();
+    }
 }

@@ -22,9 +22,17 @@ public final class JsonlBenchmarks {
 
     private JsonlBenchmarks() {}
 
+    /** An item and the 1-based line it was read from. */
+    public record Numbered(BenchmarkItem item, int line) {}
+
     /** @param origin file name for messages */
     public static List<BenchmarkItem> read(InputStream in, String origin) {
-        List<BenchmarkItem> items = new ArrayList<>();
+        return readNumbered(in, origin).stream().map(Numbered::item).toList();
+    }
+
+    /** As {@link #read}, keeping each item's line for messages that point into the file. */
+    public static List<Numbered> readNumbered(InputStream in, String origin) {
+        List<Numbered> items = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         List<String> lines = TextFiles.lines(in, origin);
         for (int n = 1; n <= lines.size(); n++) {
@@ -38,7 +46,7 @@ public final class JsonlBenchmarks {
             }
             validate(item, origin + ":" + n);
             if (!ids.add(item.id())) throw new UserError(origin + ":" + n + ": duplicate id '" + item.id() + "'");
-            items.add(item);
+            items.add(new Numbered(item, n));
         }
         return items;
     }

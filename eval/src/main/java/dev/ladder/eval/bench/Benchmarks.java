@@ -1,5 +1,6 @@
 package dev.ladder.eval.bench;
 
+import dev.ladder.eval.io.TextFiles;
 import dev.ladder.pipeline.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,11 +79,7 @@ public final class Benchmarks {
         if (splits.isEmpty()) throw new UserError(dir + " has no *.jsonl splits, no tables.json (Spider): not a benchmark");
         String database = "classicmodels";
         Path dbFile = dir.resolve("database.txt");
-        try {
-            if (Files.isRegularFile(dbFile)) database = Files.readString(dbFile).strip();
-        } catch (IOException e) {
-            throw new UserError("cannot read " + dbFile + ": " + e.getMessage(), e);
-        }
+        if (Files.isRegularFile(dbFile)) database = TextFiles.read(dbFile).strip();
         return new Benchmark(dir.getFileName().toString(), database, Map.of(), splits);
     }
 

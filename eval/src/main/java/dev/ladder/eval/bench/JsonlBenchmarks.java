@@ -4,10 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.pipeline.db.UserError;
-import java.io.BufferedReader;
+import dev.ladder.eval.io.TextFiles;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,28 +22,31 @@ public final class JsonlBenchmarks {
 
     private JsonlBenchmarks() {}
 
+    /** An item and the 1-based line it was read from. */
+    public record Numbered(BenchmarkItem item, int line) {}
+
     /** @param origin file name for messages */
     public static List<BenchmarkItem> read(InputStream in, String origin) {
-        List<BenchmarkItem> items = new ArrayList<>();
+        return readNumbered(in, origin).stream().map(Numbered::item).toList();
+    }
+
+    /** As {@link #read}, keeping each item's line for messages that point into the file. */
+    public static List<Numbered> readNumbered(InputStream in, String origin) {
+        List<Numbered> items = new ArrayList<>();
         Set<String> ids = new HashSet<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            String line;
-            int n = 0;
-            while ((line = r.readLine()) != null) {
-                n++;
-                if (line.isBlank()) continue;
-                BenchmarkItem item;
-                try {
-                    item = JSON.readValue(line, BenchmarkItem.class);
-                } catch (JsonProcessingException e) {
-                    throw new UserError(origin + ":" + n + ": not a benchmark item: " + e.getOriginalMessage());
-                }
-                validate(item, origin + ":" + n);
-                if (!ids.add(item.id())) throw new UserError(origin + ":" + n + ": duplicate id '" + item.id() + "'");
-                items.add(item);
+        List<String> lines = TextFiles.lines(in, origin);
+        for (int n = 1; n <= lines.size(); n++) {
+            String line = lines.get(n - 1);
+            if (line.isBlank()) continue;
+            BenchmarkItem item;
+            try {
+                item = JSON.readValue(line, BenchmarkItem.class);
+            } catch (JsonProcessingException e) {
+                throw new UserError(origin + ":" + n + ": not a benchmark item: " + e.getOriginalMessage());
             }
-        } catch (IOException e) {
-            throw new UserError("cannot read " + origin + ": " + e.getMessage(), e);
+            validate(item, origin + ":" + n);
+            if (!ids.add(item.id())) throw new UserError(origin + ":" + n + ": duplicate id '" + item.id() + "'");
+            items.add(new Numbered(item, n));
         }
         return items;
     }

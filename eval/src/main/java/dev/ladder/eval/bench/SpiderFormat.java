@@ -3,6 +3,7 @@ package dev.ladder.eval.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.eval.io.TextFiles;
 import dev.ladder.pipeline.db.Column;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
@@ -176,7 +177,7 @@ public final class SpiderFormat {
 
     static JsonNode readJson(Path f) {
         try {
-            return JsonlBenchmarks.JSON.readTree(f.toFile());
+            return JsonlBenchmarks.JSON.readTree(TextFiles.read(f));
         } catch (IOException e) {
             throw new UserError(f + ": not valid JSON: " + e.getMessage().lines().findFirst().orElse(""), e);
         }

@@ -10,6 +10,8 @@ import dev.ladder.eval.bench.SqlFeatures;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.UserError;
+import dev.ladder.pipeline.sql.GuardVerdict;
+import dev.ladder.pipeline.sql.SqlGuard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -103,10 +105,12 @@ final class BenchCommand {
         @Override
         public Integer call() throws IOException {
             if (!Files.isRegularFile(file)) throw new UserError("no such benchmark file: " + file);
-            List<BenchmarkItem> items;
+            List<JsonlBenchmarks.Numbered> numbered;
             try (InputStream in = Files.newInputStream(file)) {
-                items = JsonlBenchmarks.read(in, file.toString());
+                numbered = JsonlBenchmarks.readNumbered(in, file.toString());
             }
+            // coverage describes the items whose golds are read-only queries; the others are findings
+            List<BenchmarkItem> covered = new java.util.ArrayList<>();
             PrintWriter out = spec.commandLine().getOut();
             int problems = 0;
             java.util.Set<String> otherSkeletons = new java.util.HashSet<>();
@@ -120,7 +124,22 @@ final class BenchCommand {
                 }
             }
             try (Database db = options.open(database)) {
-                for (BenchmarkItem item : items) {
+                SqlGuard guard = new SqlGuard(db.dialect());
+                for (JsonlBenchmarks.Numbered entry : numbered) {
+                    BenchmarkItem item = entry.item();
+                    List<String> refused = new java.util.ArrayList<>();
+                    for (String gold : item.allGold()) {
+                        GuardVerdict verdict = guard.check(gold);
+                        if (!verdict.accepted()) refused.add(verdict.reason());
+                    }
+                    if (!refused.isEmpty()) {
+                        // nothing else is checked: the rule, ties and coverage are defined for queries only
+                        problems++;
+                        out.println("! " + item.id() + "\t" + file + ":" + entry.line() + ": gold refused by the SQL guard ("
+                                + String.join("; ", refused) + ")");
+                        continue;
+                    }
+                    covered.add(item);
                     String computed;
                     try {
                         computed = SqlFeatures.of(item.sql()).hardness();
@@ -160,7 +179,7 @@ final class BenchCommand {
                     if (bad) problems++;
                     out.println((bad ? "! " : "  ") + line);
                 }
-                Coverage c = Coverage.of(items, db.schema());
+                Coverage c = Coverage.of(covered, db.schema());
                 out.println();
                 out.println("items " + c.items() + "; by category " + c.byCategory());
                 out.println("by difficulty " + c.byDifficulty());

@@ -21,8 +21,8 @@ import picocli.CommandLine.ScopeType;
 public final class Ladder {
 
     public static final int USER_ERROR = 2;
-    /** The job failed: e.g. the database stopped answering (see docs/faults.md). */
-    public static final int JOB_FAILED = 1;
+    /** The job failed: the database stopped answering (docs/faults.md), or an internal error. */
+    public static final int FAILED = 1;
 
     @Option(names = "--data-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",
             description = "Folder with benchmark data (e.g. classicmodels/mysqlsampledatabase.sql); default: $LADDER_DATA_DIR.")
@@ -36,7 +36,11 @@ public final class Ladder {
 
     /** Runs the CLI with the given streams (tests call this in-process). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new Ladder());
+        return execute(new CommandLine(new Ladder()), args, out, err);
+    }
+
+    /** Runs {@code cli} with Ladder's error handling: user errors are one line (exit 2), bugs one line (exit 1). */
+    static int execute(CommandLine cli, String[] args, PrintWriter out, PrintWriter err) {
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((ex, a) -> {
@@ -52,11 +56,31 @@ public final class Ladder {
             if (ex instanceof InfrastructureError) {
                 // nothing was scored from the failure; a rerun resumes where this stopped
                 err.println("ladder: " + ex.getMessage());
-                return JOB_FAILED;
+                return FAILED;
             }
-            throw ex;
+            return internalError(ex, err);
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (StackOverflowError e) {
+            // picocli passes Errors through; this one is a bug in Ladder, not a broken JVM
+            return internalError(e, err);
+        }
+    }
+
+    /** A bug: one line naming the exception; the stack trace only with LADDER_DEBUG=1 (or -Dladder.debug=true). */
+    static int internalError(Throwable ex, PrintWriter err) {
+        String message = ex.getMessage() == null ? "" : ex.getMessage().strip().lines().findFirst().orElse("");
+        err.println("ladder: internal error: " + ex.getClass().getName() + (message.isEmpty() ? "" : ": " + message)
+                + " (please report; run with LADDER_DEBUG=1 for the stack trace)");
+        if (debug()) ex.printStackTrace(err);
+        err.flush();
+        return FAILED;
+    }
+
+    static boolean debug() {
+        String env = System.getenv("LADDER_DEBUG");
+        return Boolean.getBoolean("ladder.debug") || (env != null && !env.isBlank() && !env.equals("0"));
     }
 
     /** Version from the build (eval/src/main/resources/ladder-version.properties). */

@@ -6,7 +6,9 @@ import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.db.Values;
+import dev.ladder.eval.io.TextFiles;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -18,12 +20,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "sql", mixinStandardHelpOptions = true,
-        description = "Run one read-only query through guarded execution and print the result.")
+        description = "Run one read-only query through guarded execution and print the result. The SQL is an argument, "
+                + "--file PATH, or '-' for standard input (for queries longer than the command line allows).")
 final class SqlCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
     @Parameters(index = "0", paramLabel = "DB") String database;
-    @Parameters(index = "1", paramLabel = "SQL") String sql;
+    @Parameters(index = "1", arity = "0..1", paramLabel = "SQL", description = "The query, or '-' to read it from standard input.")
+    String sql;
+    @Option(names = "--file", paramLabel = "PATH", description = "Read the query from this UTF-8 file.") Path file;
     @Mixin DatabaseOptions options = new DatabaseOptions();
     @Option(names = "--timeout", defaultValue = "10", paramLabel = "SECONDS",
             description = "Statement time limit (default ${DEFAULT-VALUE}).") double timeoutSeconds;
@@ -34,10 +39,11 @@ final class SqlCommand implements Callable<Integer> {
     public Integer call() {
         if (!(timeoutSeconds > 0)) throw new UserError("--timeout must be positive, got " + timeoutSeconds);
         if (maxRows < 1) throw new UserError("--max-rows must be at least 1, got " + maxRows);
+        String query = query();
         ExecutionLimits limits = new ExecutionLimits(Duration.ofMillis((long) (timeoutSeconds * 1000)), maxRows);
         PrintWriter out = spec.commandLine().getOut();
         try (Database db = options.open(database)) {
-            Execution ex = db.execute(sql, limits);
+            Execution ex = db.execute(query, limits);
             if (ex instanceof Execution.Failure f) {
                 spec.commandLine().getErr().println("error: " + f.error().kind() + ": " + f.error().message());
                 return 1;
@@ -50,5 +56,20 @@ final class SqlCommand implements Callable<Integer> {
                     + (r.truncated() ? ", truncated at --max-rows " + maxRows : "") + ", " + r.elapsedMillis() + " ms)");
             return 0;
         }
+    }
+
+    /** Exactly one of SQL, --file PATH and '-' (stdin) gives the query. */
+    private String query() {
+        if (file != null && sql != null) {
+            throw new UserError("give the SQL one way only (an argument, --file PATH or '-' for stdin); got both "
+                    + (sql.equals("-") ? "'-'" : "an SQL argument") + " and --file");
+        }
+        if (file != null) {
+            if (!java.nio.file.Files.isRegularFile(file)) throw new UserError("no such SQL file: " + file);
+            return TextFiles.read(file);
+        }
+        if (sql == null) throw new UserError("missing SQL: give it as an argument, with --file PATH or as '-' to read standard input");
+        if (sql.equals("-")) return TextFiles.read(System.in, "stdin");
+        return sql;
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,11 +64,8 @@ public final class ExperimentLoader {
         if (!Files.isRegularFile(yaml)) {
             throw new ExperimentException(source, "file", "not found; give the path of an experiment YAML file, e.g. experiments/smoke.yaml");
         }
-        try {
-            return parse(Files.readString(yaml), source);
-        } catch (IOException e) {
-            throw new ExperimentException(source, "file", "cannot read: " + e.getMessage());
-        }
+        // a read problem is a UserError naming the file (and the line for bytes that are not UTF-8)
+        return parse(TextFiles.read(yaml), source);
     }
 
     /**
@@ -155,6 +153,19 @@ public final class ExperimentLoader {
     }
 
     /** One line for a YAML syntax error: the line the parser stopped at, its problem, and where the construct began. */
+    private static final Pattern NON_FINITE = Pattern.compile("Malformed numeric value '([-+]?\\.(?:nan|NaN|NAN|inf|Inf|INF))'.*");
+
+    /** {@code settings.sample_temperature}, {@code strategies[2]}: the field a parser stands on. */
+    private static String fieldPath(com.fasterxml.jackson.core.JsonStreamContext ctx) {
+        List<String> parts = new ArrayList<>();
+        for (com.fasterxml.jackson.core.JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inArray()) parts.add(0, "[" + Math.max(0, c.getCurrentIndex()) + "]");
+            else if (c.getCurrentName() != null) parts.add(0, "." + c.getCurrentName());
+        }
+        String path = String.join("", parts);
+        return path.startsWith(".") ? path.substring(1) : path;
+    }
+
     private static ExperimentException malformed(String source, JsonProcessingException e) {
         JsonLocation at = e.getLocation();
         int line = at == null ? -1 : at.getLineNr();
@@ -165,6 +176,13 @@ public final class ExperimentLoader {
             if (y.getContext() != null && y.getContextMark() != null && y.getContextMark().getLine() + 1 != line) {
                 problem += " (" + y.getContext().strip() + " that starts on line " + (y.getContextMark().getLine() + 1) + ")";
             }
+        } else if (NON_FINITE.matcher(problem).matches()) {
+            // YAML's .nan / .inf: Jackson refuses them as malformed numbers; say which field and why
+            String value = NON_FINITE.matcher(problem).replaceFirst("$1");
+            String field = e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p
+                    ? fieldPath(p.getParsingContext()) : "";
+            return new ExperimentException(source, field.isEmpty() ? (line > 0 ? "line " + line : "YAML") : field,
+                    "expected a finite number, got " + value + " (NaN and infinity are not allowed)");
         } else if (problem.startsWith("Duplicate field")) {
             String key = problem.replaceFirst("^Duplicate field '([^']*)'.*", "$1");
             return new ExperimentException(source, line > 0 ? "line " + line : "YAML",

@@ -94,7 +94,9 @@ final class Fields {
     double number(String key, double dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;
-        if (!v.isNumber() || !Double.isFinite(v.doubleValue())) throw error(field(key), "expected a number, got " + describe(v));
+        if (!v.isNumber()) throw error(field(key), "expected a number, got " + describe(v));
+        // 1e999 reads as Infinity: a number, but no setting means anything with it
+        if (!Double.isFinite(v.doubleValue())) throw error(field(key), "expected a finite number, got " + v.asText());
         return v.doubleValue();
     }
 

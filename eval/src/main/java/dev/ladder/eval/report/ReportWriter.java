@@ -107,6 +107,7 @@ public final class ReportWriter {
         if (parent == null) throw new IOException("the root directory cannot hold a report");
         if (Files.exists(target) && !Files.isDirectory(target)) throw new IOException("it is a file, not a directory");
         Files.createDirectories(parent);
+        removeStaleStaging(parent, target.getFileName().toString());
         Path staging = stagingDirectory(parent, target.getFileName().toString());
         try {
             for (Map.Entry<String, byte[]> f : files.entrySet()) Files.write(staging.resolve(f.getKey()), f.getValue());
@@ -250,6 +251,32 @@ public final class ReportWriter {
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Deletes staging directories of {@code name} left by writers that died (killed mid-write): their name carries
+     * the writer's pid. A live pid, even a reused one, keeps its directory; only this machine's processes are seen.
+     */
+    static void removeStaleStaging(Path parent, String name) throws IOException {
+        String prefix = "." + name + ".tmp-";
+        List<Path> stale;
+        try (Stream<Path> entries = Files.list(parent)) {
+            stale = entries.filter(p -> p.getFileName().toString().startsWith(prefix) && Files.isDirectory(p))
+                    .filter(p -> !writerAlive(p.getFileName().toString().substring(prefix.length())))
+                    .toList();
+        }
+        for (Path dir : stale) deleteTree(dir);
+    }
+
+    /** {@code <pid>-<nanos>}: whether process pid still runs (an unreadable name counts as alive: not ours to judge). */
+    private static boolean writerAlive(String pidAndNanos) {
+        int dash = pidAndNanos.indexOf('-');
+        try {
+            long pid = Long.parseLong(dash < 0 ? pidAndNanos : pidAndNanos.substring(0, dash));
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException e) {
+            return true;
+        }
     }
 
     private static Path stagingDirectory(Path parent, String name) throws IOException {

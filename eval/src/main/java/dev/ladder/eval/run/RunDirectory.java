@@ -239,8 +239,9 @@ public final class RunDirectory {
         Path tmp = null;
         try {
             Files.createDirectories(parent);
-            tmp = Files.createTempFile(parent, "." + file.getFileName() + ".", ".tmp");
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            // not createTempFile: its 0600 would stay with the file; CREATE_NEW gives the usual mode under the umask
+            tmp = parent.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".tmp");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW)) {
                 ByteBuffer bytes = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
                 while (bytes.hasRemaining()) ch.write(bytes);
                 ch.force(true);

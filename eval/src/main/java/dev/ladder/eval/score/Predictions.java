@@ -4,10 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.pipeline.db.UserError;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import dev.ladder.eval.io.TextFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +21,11 @@ public final class Predictions {
     /** A Spider gold line: {@code SQL<TAB>db_id}. */
     public record GoldLine(String sql, String db) {}
 
-    /** Lines {@code {"id": ..., "sql": ...}}; a null or missing sql is an empty prediction. Returns id to SQL in file order. */
+    /**
+     * Lines {@code {"id": ..., "sql": ...}}; {@code "sql": null} or {@code ""} is an empty prediction, a line
+     * without {@code "sql"} an error (a writer that lost the field should not pass for a model that said nothing).
+     * Returns id to SQL in file order; a file without predictions is an error.
+     */
     public static Map<String, String> readJsonl(Path file) {
         Map<String, String> out = new LinkedHashMap<>();
         List<String> lines = lines(file);
@@ -42,11 +43,13 @@ public final class Predictions {
             JsonNode id = node.get("id");
             if (id == null || !(id.isTextual() || id.isNumber())) throw new UserError(where + ": missing \"id\"");
             JsonNode sql = node.get("sql");
-            if (sql != null && !sql.isNull() && !sql.isTextual()) throw new UserError(where + ": \"sql\" must be a string");
+            if (sql == null) throw new UserError(where + ": missing \"sql\" (write \"sql\": null for no prediction)");
+            if (!sql.isNull() && !sql.isTextual()) throw new UserError(where + ": \"sql\" must be a string");
             String key = id.asText();
             if (out.containsKey(key)) throw new UserError(where + ": duplicate id '" + key + "'");
-            out.put(key, sql == null || sql.isNull() ? "" : sql.asText());
+            out.put(key, sql.isNull() ? "" : sql.asText());
         }
+        if (out.isEmpty()) throw new UserError(file + ": no predictions (the file is empty)");
         return out;
     }
 
@@ -55,6 +58,7 @@ public final class Predictions {
         List<String> lines = new ArrayList<>(lines(file));
         // a trailing newline is not one more prediction
         while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) lines.remove(lines.size() - 1);
+        if (lines.isEmpty()) throw new UserError(file + ": no predictions (the file is empty)");
         return lines.stream().map(String::strip).toList();
     }
 
@@ -72,16 +76,11 @@ public final class Predictions {
             if (sql.isEmpty() || db.isEmpty()) throw new UserError(file + ":" + (i + 1) + ": expected 'SQL<TAB>db_id'");
             out.add(new GoldLine(sql, db));
         }
+        if (out.isEmpty()) throw new UserError(file + ": no gold queries (the file is empty)");
         return out;
     }
 
     private static List<String> lines(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UserError("no such file: " + file);
-        } catch (IOException e) {
-            throw new UserError("cannot read " + file + ": " + e.getMessage(), e);
-        }
+        return TextFiles.lines(file);
     }
 }

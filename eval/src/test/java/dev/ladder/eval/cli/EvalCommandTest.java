@@ -135,4 +135,44 @@ class EvalCommandTest {
             assertThat(r.out()).isEmpty();
         }
     }
+    /** A SQLite database with one table t(x): 1, 2. */
+    private Path smallSqlite() throws IOException {
+        Path sqlite = dir.resolve("small.sqlite");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + sqlite);
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (x INTEGER)");
+            st.execute("INSERT INTO t VALUES (1), (2)");
+        } catch (java.sql.SQLException e) {
+            throw new IOException(e);
+        }
+        return sqlite;
+    }
+
+    @Test
+    void deeplyNestedPredictionIsAnInvalidItemNotACrash() throws IOException {
+        Path sqlite = smallSqlite();
+        Path gold = Files.write(dir.resolve("deep-gold.txt"), List.of(
+                "SELECT x FROM t\tsmall", "SELECT x FROM t\tsmall", "SELECT x FROM t\tsmall"));
+        Path pred = Files.write(dir.resolve("deep-pred.txt"), List.of(
+                "SELECT x FROM t WHERE x IN " + "(".repeat(1_000) + "1, 2" + ")".repeat(1_000),
+                "SELECT " + "(".repeat(20_000) + "x" + ")".repeat(20_000) + " FROM t",
+                "SELECT x FROM t"));
+        Run r = run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(),
+                "--no-suite", "--json");
+        assertThat(r.err()).isEmpty();
+        assertThat(r.code()).isZero();
+        JsonNode items = JSON.readTree(r.out()).get("items");
+        assertThat(items.get(0).get("VA").asBoolean()).isFalse();
+        assertThat(items.get(1).get("VA").asBoolean()).isFalse();
+        assertThat(items.get(2).get("EX").asBoolean()).isTrue();
+    }
+
+    @Test
+    void emptyPredictionFileIsAUserError() throws IOException {
+        Path empty = Files.write(dir.resolve("empty.jsonl"), new byte[0]);
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", empty.toString(), "--no-suite");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("ladder: " + empty + ": no predictions (the file is empty)" + System.lineSeparator());
+        assertThat(r.out()).isEmpty();
+    }
 }

@@ -283,4 +283,23 @@ class ExperimentLoaderTest {
                 .hasMessageStartingWith("t.yaml: " + field + ": ")
                 .hasMessageContaining(problem);
     }
+
+    @Test
+    void nonFiniteNumbersAreRefusedWithTheirField() {
+        String base = VALID.replace("name: t\n", "");
+        record Case(String yaml, String message) {}
+        List<Case> cases = List.of(
+                new Case("settings:\n  sample_temperature: .nan\n",
+                        "t.yaml: settings.sample_temperature: expected a finite number, got .nan (NaN and infinity are not allowed)"),
+                new Case("settings:\n  timeout_seconds: -.Inf\n",
+                        "t.yaml: settings.timeout_seconds: expected a finite number, got -.Inf (NaN and infinity are not allowed)"),
+                new Case("scorers:\n  tolerance: .INF\n",
+                        "t.yaml: scorers.tolerance: expected a finite number, got .INF (NaN and infinity are not allowed)"),
+                new Case("limit: .nan\n", "t.yaml: limit: expected a finite number, got .nan (NaN and infinity are not allowed)"),
+                new Case("scorers:\n  tolerance: 1e999\n", "t.yaml: scorers.tolerance: expected a finite number, got Infinity"));
+        for (Case c : cases) {
+            assertThatThrownBy(() -> ExperimentLoader.parse(base + c.yaml(), "t.yaml")).as(c.yaml())
+                    .isInstanceOf(ExperimentException.class).hasMessage(c.message());
+        }
+    }
 }

@@ -141,4 +141,21 @@ class ReportWriterTest {
         return f.newDocumentBuilder().parse(new java.io.ByteArrayInputStream(
                 Files.readString(file).getBytes(StandardCharsets.UTF_8)));
     }
+
+    @Test
+    void stagingFoldersOfDeadWritersAreRemovedOnTheNextWrite() throws Exception {
+        Path out = tmp.resolve("report");
+        // a process that has exited: its pid names a writer killed mid-write
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path stale = Files.createDirectories(tmp.resolve(".report.tmp-" + gone.pid() + "-12345"));
+        Files.writeString(stale.resolve("summary.csv"), "half");
+        Path live = Files.createDirectories(tmp.resolve(".report.tmp-" + ProcessHandle.current().pid() + "-1"));
+        Path otherReport = Files.createDirectories(tmp.resolve(".other.tmp-" + gone.pid() + "-1"));
+        ReportWriter.write(REPORT, out, EnumSet.of(ReportWriter.Format.CSV));
+        assertThat(stale).doesNotExist();
+        assertThat(live).as("a running writer's folder stays").isDirectory();
+        assertThat(otherReport).as("another target's folder is not ours to clean").isDirectory();
+        assertThat(out.resolve("summary.csv")).isRegularFile();
+    }
 }

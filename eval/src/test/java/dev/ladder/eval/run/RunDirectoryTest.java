@@ -149,4 +149,17 @@ class RunDirectoryTest {
         assertThat(RunDirectory.dbIds(bench, bench.split("dev"))).containsExactly(Map.entry("a", "pets_1"),
                 Map.entry("b", "classicmodels"));
     }
+
+    @Test
+    void atomicWritesGetTheModeOfAnyNewFileNotOwnerOnly() throws IOException {
+        Path normal = Files.writeString(tmp.resolve("normal.txt"), "x");
+        Path written = tmp.resolve("predictions").resolve("cell.jsonl");
+        RunDirectory.writeAtomically(written, "{\"id\":\"a\",\"sql\":\"SELECT 1\"}\n");
+        RunDirectory.writeAtomically(written, "{\"id\":\"a\",\"sql\":\"SELECT 2\"}\n");
+        // predictions, traces and reports follow the umask like every other file (0644 under umask 022)
+        assertThat(Files.getPosixFilePermissions(written)).isEqualTo(Files.getPosixFilePermissions(normal));
+        try (Stream<Path> left = Files.list(written.getParent())) {
+            assertThat(left).containsExactly(written);
+        }
+    }
 }

@@ -21,7 +21,7 @@ class PredictionsTest {
 
     @Test
     void readsJsonlPredictionsInOrderWithEmptyOnes() throws IOException {
-        Path f = write("p.jsonl", "{\"id\":\"a\",\"sql\":\"SELECT 1\"}\n\n{\"id\":\"b\",\"sql\":null}\n{\"id\":7}\n");
+        Path f = write("p.jsonl", "{\"id\":\"a\",\"sql\":\"SELECT 1\"}\n\n{\"id\":\"b\",\"sql\":null}\n{\"id\":7,\"sql\":\"\"}\n");
         assertThat(Predictions.readJsonl(f)).containsExactly(
                 java.util.Map.entry("a", "SELECT 1"), java.util.Map.entry("b", ""), java.util.Map.entry("7", ""));
     }
@@ -49,5 +49,25 @@ class PredictionsTest {
         assertThat(Predictions.readSqlLines(pred)).isEqualTo(List.of("SELECT 1", "", "SELECT 2"));
         Path bad = write("bad.txt", "SELECT 1\n");
         assertThatThrownBy(() -> Predictions.readGold(bad)).hasMessage(bad + ":1: expected 'SQL<TAB>db_id'");
+    }
+
+    @Test
+    void aLineWithoutSqlIsAnErrorNotAnEmptyPrediction() throws IOException {
+        Path f = write("nosql.jsonl", "{\"id\":\"a\",\"sql\":\"SELECT 1\"}\n{\"id\":\"b\",\"query\":\"SELECT 2\"}\n");
+        assertThatThrownBy(() -> Predictions.readJsonl(f)).isInstanceOf(UserError.class)
+                .hasMessageStartingWith(f + ":2: missing \"sql\"");
+    }
+
+    @Test
+    void emptyFilesAreErrorsNamingTheFile() throws IOException {
+        for (String text : List.of("", "\n\n", "  \n")) {
+            Path jsonl = write("empty.jsonl", text);
+            assertThatThrownBy(() -> Predictions.readJsonl(jsonl)).isInstanceOf(UserError.class)
+                    .hasMessage(jsonl + ": no predictions (the file is empty)");
+            Path sql = write("empty.txt", text);
+            assertThatThrownBy(() -> Predictions.readSqlLines(sql)).hasMessage(sql + ": no predictions (the file is empty)");
+            Path gold = write("gold.txt", text);
+            assertThatThrownBy(() -> Predictions.readGold(gold)).hasMessage(gold + ": no gold queries (the file is empty)");
+        }
     }
 }

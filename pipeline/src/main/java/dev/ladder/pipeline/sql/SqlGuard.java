@@ -50,6 +50,12 @@ public final class SqlGuard {
 
     private static final Set<String> QUERY_STARTS = Set.of("SELECT", "WITH", "VALUES");
 
+    /**
+     * Deepest parenthesis nesting the guard lets through. Real queries stay far below it; beyond a few
+     * hundred levels JSqlParser overflows its stack, so deeper SQL is rejected before any parse.
+     */
+    public static final int MAX_NESTING = 100;
+
     private final Dialect dialect;
 
     public SqlGuard(Dialect dialect) {
@@ -81,9 +87,25 @@ public final class SqlGuard {
         List<SqlToken> sig = tokens.stream().filter(t -> !t.isTrivia() && t.start() < end).toList();
         if (sig.isEmpty()) return GuardVerdict.reject(statement, "empty statement");
 
+        int depth = nestingDepth(sig);
+        if (depth > MAX_NESTING) {
+            return GuardVerdict.reject(statement, "nested too deeply: " + depth
+                    + " levels of parentheses (at most " + MAX_NESTING + ")");
+        }
         String lexical = lexicalCheck(sig);
         if (lexical != null) return GuardVerdict.reject(statement, lexical);
         return structuralCheck(statement);
+    }
+
+    /** Deepest parenthesis nesting among the tokens (strings and comments do not count). */
+    static int nestingDepth(List<SqlToken> sig) {
+        int depth = 0;
+        int max = 0;
+        for (SqlToken t : sig) {
+            if (t.isSymbol("(")) max = Math.max(max, ++depth);
+            else if (t.isSymbol(")")) depth = Math.max(0, depth - 1);
+        }
+        return max;
     }
 
     private String lexicalCheck(List<SqlToken> sig) {
@@ -136,7 +158,12 @@ public final class SqlGuard {
         } catch (JSQLParserException | RuntimeException e) {
             // MySQL accepts syntax JSqlParser does not; the lexical layer already vouched for it.
             return GuardVerdict.accept(statement, false);
+        } catch (StackOverflowError e) {
+            // JSqlParser recurses per nesting level; MAX_NESTING should keep this from happening
+            return GuardVerdict.reject(statement, "nested too deeply for the SQL parser");
         }
+        // JSqlParser returns null instead of throwing when a query nested more than 10 levels fails to parse
+        if (parsed == null) return GuardVerdict.accept(statement, false);
         if (parsed.size() != 1) return GuardVerdict.reject(statement, "several statements: only one query may run");
         Statement st = parsed.get(0);
         if (!(st instanceof Select select)) {

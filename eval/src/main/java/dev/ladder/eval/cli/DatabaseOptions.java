@@ -2,6 +2,7 @@ package dev.ladder.eval.cli;
 
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.SqlMode;
 import dev.ladder.pipeline.db.LadderPaths;
 import java.util.Optional;
 import picocli.CommandLine.Option;
@@ -14,7 +15,16 @@ final class DatabaseOptions {
                     + "(default: the embedded MariaDB).")
     String url;
 
+    @Option(names = "--sql-mode", paramLabel = "server|mysql8", defaultValue = "server",
+            description = "SQL mode of MySQL sessions: the server's own (default: MariaDB's), or MySQL 8.0's "
+                    + "(ONLY_FULL_GROUP_BY, no zero dates, ...); docs/scoring.md.")
+    String sqlMode;
+
     Database open(String database) {
-        return Databases.open(database, LadderPaths.dataDir(), Optional.ofNullable(url));
+        return Databases.open(database, LadderPaths.dataDir(), Optional.ofNullable(url), sqlMode());
+    }
+
+    SqlMode sqlMode() {
+        return SqlMode.parse(sqlMode, "--sql-mode");
     }
 }

@@ -138,7 +138,7 @@ final class EvalCommand implements Callable<Integer> {
         Database original = database.open(dbSpec);
         opened.add(original);
         return ScoringSetup.create(original, options, noSuite ? ScoringSetup.Suite.NONE : ScoringSetup.Suite.STORED,
-                suite, opened);
+                suite, opened, database.sqlMode());
     }
 
     private void printJson(List<ItemScore> scores, ExOptions options) {

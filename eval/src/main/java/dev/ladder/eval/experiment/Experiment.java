@@ -1,6 +1,7 @@
 package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.run.Cell;
+import dev.ladder.pipeline.db.SqlMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,9 +26,10 @@ import java.util.function.UnaryOperator;
  * @param models    model id to model, in file order (the first is the default of plain-string rungs)
  * @param rungs     the ladder, bottom rung first
  * @param settings  strategy knobs
+ * @param sqlMode   SQL mode of the database's MySQL sessions (server's own, or MySQL 8.0's)
  * @param scorers   scorer options
  */
-public record Experiment(String name, String benchmark, String split, String database, Integer limit,
+public record Experiment(String name, String benchmark, String split, String database, SqlMode sqlMode, Integer limit,
                          List<Long> seeds, Path output, Map<String, ModelSpec> models, List<RungSpec> rungs,
                          SettingsSpec settings, ScorerSpec scorers) {
 
@@ -36,6 +38,7 @@ public record Experiment(String name, String benchmark, String split, String dat
         Objects.requireNonNull(benchmark, "benchmark");
         Objects.requireNonNull(split, "split");
         Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(sqlMode, "sqlMode");
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(scorers, "scorers");
@@ -134,18 +137,18 @@ public record Experiment(String name, String benchmark, String split, String dat
     /** Only the first {@code n} items of the split. */
     public Experiment withLimit(int n) {
         if (n < 1) throw new ExperimentException("limit override", "limit", "must be >= 1, got " + n);
-        return new Experiment(name, benchmark, split, database, n, seeds, output, models, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, n, seeds, output, models, rungs, settings, scorers);
     }
 
     public Experiment withOutput(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        return new Experiment(name, benchmark, split, database, limit, seeds, dir, models, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, seeds, dir, models, rungs, settings, scorers);
     }
 
     private Experiment withModels(UnaryOperator<ModelSpec> change) {
         Map<String, ModelSpec> changed = new LinkedHashMap<>();
         models.forEach((k, v) -> changed.put(k, change.apply(v)));
-        return new Experiment(name, benchmark, split, database, limit, seeds, output, changed, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, seeds, output, changed, rungs, settings, scorers);
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
+import dev.ladder.pipeline.db.SqlMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -38,7 +39,7 @@ public final class ExperimentLoader {
     public static final List<String> EX_MODES = List.of("spider", "bird");
     public static final List<String> TS_MODES = List.of("suite", "none");
 
-    static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "limit", "seeds", "output",
+    static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "sql_mode", "limit", "seeds", "output",
             "models", "strategies", "settings", "scorers");
     static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype", "device", "merge_base");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
@@ -91,6 +92,12 @@ public final class ExperimentLoader {
         String benchmark = root.requiredString("benchmark", "name a bundled benchmark (classicmodels) or a benchmark folder or file");
         String split = root.string("split", "test");
         String database = root.string("database", null);
+        SqlMode sqlMode;
+        try {
+            sqlMode = SqlMode.parse(root.string("sql_mode", SqlMode.SERVER.label()), "sql_mode");
+        } catch (dev.ladder.pipeline.db.UserError e) {
+            throw root.error("sql_mode", "unknown SQL mode '" + root.string("sql_mode", "") + "'; use server or mysql8");
+        }
         Integer limit = root.integer("limit", null, 1);
         List<Long> seeds = root.longList("seeds", List.of(0L));
         if (seeds.isEmpty()) throw root.error("seeds", "is empty; give at least one seed, e.g. [0], or remove the line");
@@ -117,7 +124,7 @@ public final class ExperimentLoader {
             throw root.error("split", Fields.unknownValue("split", split, List.copyOf(b.splits().keySet()))
                     .replace("; known:", "; benchmark " + b.name() + " has:"));
         }
-        return new Experiment(name, benchmark, split, database != null ? database : b.defaultDatabase(), limit, seeds,
+        return new Experiment(name, benchmark, split, database != null ? database : b.defaultDatabase(), sqlMode, limit, seeds,
                 output, models, rungs, settings, scorers);
     }
 

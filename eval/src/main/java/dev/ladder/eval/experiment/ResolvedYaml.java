@@ -27,6 +27,7 @@ final class ResolvedYaml {
         line(b, 0, "benchmark", str(e.benchmark()));
         line(b, 0, "split", str(e.split()));
         line(b, 0, "database", str(e.database()));
+        line(b, 0, "sql_mode", str(e.sqlMode().label()));
         line(b, 0, "limit", e.limit() == null ? "null" : e.limit().toString());
         line(b, 0, "seeds", flowList(e.seeds().stream().map(String::valueOf).toList()));
         line(b, 0, "output", str(e.output().toString()));

@@ -118,10 +118,11 @@ public final class ExperimentRunner {
         try {
             // the database, its test suite and the generation cache open before the run directory is made: a bad
             // --url, database name, suite or cache file is one line and leaves nothing behind
-            Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl());
+            Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl(),
+                    experiment.sqlMode());
             opened.add(db);
             Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
-                    experiment.scorers().suite(), opened);
+                    experiment.scorers().suite(), opened, experiment.sqlMode());
             cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
             RunDirectory dir = RunDirectory.create(experiment.output());
             try (ResultsStore store = dir.openResults()) {

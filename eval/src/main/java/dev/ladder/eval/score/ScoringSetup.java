@@ -5,6 +5,7 @@ import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.DatabaseKind;
 import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.SqlMode;
 import dev.ladder.pipeline.db.UserError;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,12 @@ public final class ScoringSetup {
      */
     public static Scoring create(Database original, ExOptions options, Suite suite, Path explicitSuite,
                                  List<Database> opened) {
+        return create(original, options, suite, explicitSuite, opened, SqlMode.SERVER);
+    }
+
+    /** As {@link #create(Database, ExOptions, Suite, Path, List)}; the suite's sessions in {@code mode}, as the original's. */
+    public static Scoring create(Database original, ExOptions options, Suite suite, Path explicitSuite,
+                                 List<Database> opened, SqlMode mode) {
         // keeping DISTINCT makes EM compare it too, as it makes EX keep it
         ExactMatch em = new ExactMatch(original.schema(), false, true, options.keepDistinct());
         if (suite == Suite.NONE) {
@@ -55,7 +62,7 @@ public final class ScoringSetup {
         if (!ts.database().equals(original.name())) {
             throw new UserError("the test suite in " + dir + " was built for " + ts.database() + ", not " + original.name());
         }
-        List<Database> all = ts.open(EmbeddedMariaDb.shared());
+        List<Database> all = ts.open(EmbeddedMariaDb.shared(), mode);
         opened.addAll(all);
         // open() lists the original first; Scoring always checks the original itself
         return new Scoring(original, Optional.of(all.subList(1, all.size())), options, em);

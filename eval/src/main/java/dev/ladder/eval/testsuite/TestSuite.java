@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.ConnectionTimeouts;
 import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.SqlMode;
 import dev.ladder.pipeline.db.EmbeddedMariaDb;
 import dev.ladder.pipeline.db.LadderPaths;
 import dev.ladder.pipeline.db.UserError;
@@ -138,8 +140,13 @@ public record TestSuite(
      * missing from the server is a {@link UserError} (rebuild the suite).
      */
     public List<Database> open(EmbeddedMariaDb server) {
+        return open(server, SqlMode.SERVER);
+    }
+
+    /** As {@link #open(EmbeddedMariaDb)}, every session in {@code mode} (the original's and the suite's alike). */
+    public List<Database> open(EmbeddedMariaDb server, SqlMode mode) {
         List<Database> out = new ArrayList<>();
-        out.add(Databases.embedded(server, database));
+        out.add(Databases.embedded(server, database, ConnectionTimeouts.DEFAULT, mode));
         for (SuiteDatabase db : databases) {
             try {
                 if (!server.hasDatabase(db.name())) {
@@ -150,7 +157,7 @@ public record TestSuite(
             } catch (SQLException e) {
                 throw new UserError("cannot open test suite database " + db.name() + ": " + e.getMessage(), e);
             }
-            out.add(Databases.embedded(server, db.name()));
+            out.add(Databases.embedded(server, db.name(), ConnectionTimeouts.DEFAULT, mode));
         }
         return out;
     }

@@ -234,6 +234,7 @@ class ExperimentLoaderTest {
         String unusual = VALID.replace("name: t", "name: '2024'").replace("{name: qlora-k0", "{name: '007'")
                 .replace("    adapter: no/such/adapter\n", "    adapter: no/such/adapter\n    device: cuda:1\n    merge_base: nf4\n") + """
                 database: 'true'
+                sql_mode: mysql8
                 seeds: [5, -2]
                 limit: 12
                 output: out/x y
@@ -250,6 +251,10 @@ class ExperimentLoaderTest {
                 scorers: {ex_mode: bird, keep_distinct: true, tolerance: 1e-6, suite: '%s'}
                 """.formatted(suite);
         Experiment e = ExperimentLoader.parse(unusual, "u.yaml");
+        assertThat(e.sqlMode()).isEqualTo(dev.ladder.pipeline.db.SqlMode.MYSQL8);
+        assertThat(ExperimentLoader.parse(VALID, "t.yaml").sqlMode()).isEqualTo(dev.ladder.pipeline.db.SqlMode.SERVER);
+        assertThatThrownBy(() -> ExperimentLoader.parse(VALID + "sql_mode: ansi\n", "t.yaml"))
+                .hasMessageStartingWith("t.yaml: sql_mode: ").hasMessageContaining("unknown SQL mode 'ansi'");
         assertThat(e.models().get("qlora")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", "no/such/adapter", "djl",
                 "auto", "cuda:1", "nf4"));
         assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 1, List.of("\n\n", ";", "null"),

@@ -38,17 +38,22 @@ public final class Databases {
      * @param serverUrl an external MySQL/MariaDB server for known names (instead of the embedded one)
      */
     public static Database open(String spec, Optional<Path> dataDir, Optional<String> serverUrl) {
+        return open(spec, dataDir, serverUrl, SqlMode.SERVER);
+    }
+
+    /** As {@link #open(String, Optional, Optional)}, MySQL-dialect sessions in {@code mode}. */
+    public static Database open(String spec, Optional<Path> dataDir, Optional<String> serverUrl, SqlMode mode) {
         if (spec == null || spec.isBlank()) throw new UserError("no database given");
         String s = spec.strip();
-        if (s.startsWith("jdbc:")) return external(s);
+        if (s.startsWith("jdbc:")) return external(s, mode);
         String lower = s.toLowerCase(Locale.ROOT);
         if (KNOWN.contains(lower)) {
-            if (serverUrl.isPresent()) return external(withDatabase(serverUrl.get(), lower));
+            if (serverUrl.isPresent()) return external(withDatabase(serverUrl.get(), lower), mode);
             EmbeddedMariaDb server = EmbeddedMariaDb.shared();
             ClassicModels.ensureLoaded(server, dataDir);
             // after a restart the load is verified (and redone if the server lost it)
             return new JdbcDatabase(lower, DatabaseKind.EMBEDDED_MARIADB,
-                    () -> server.readerConnection(lower, ConnectionTimeouts.DEFAULT), null, () -> {
+                    () -> server.readerConnection(lower, ConnectionTimeouts.DEFAULT, mode), null, () -> {
                         if (server.restartIfDead()) ClassicModels.ensureLoaded(server, dataDir);
                     }, ConnectionTimeouts.DEFAULT);
         }
@@ -66,8 +71,13 @@ public final class Databases {
 
     /** As {@link #embedded(EmbeddedMariaDb, String)} with other client-side timeouts (tests use short ones). */
     public static Database embedded(EmbeddedMariaDb server, String database, ConnectionTimeouts timeouts) {
-        return new JdbcDatabase(database, DatabaseKind.EMBEDDED_MARIADB, () -> server.readerConnection(database, timeouts),
-                null, server::restartIfDead, timeouts);
+        return embedded(server, database, timeouts, SqlMode.SERVER);
+    }
+
+    /** As {@link #embedded(EmbeddedMariaDb, String, ConnectionTimeouts)}, sessions in {@code mode}. */
+    public static Database embedded(EmbeddedMariaDb server, String database, ConnectionTimeouts timeouts, SqlMode mode) {
+        return new JdbcDatabase(database, DatabaseKind.EMBEDDED_MARIADB,
+                () -> server.readerConnection(database, timeouts, mode), null, server::restartIfDead, timeouts);
     }
 
     /**
@@ -75,6 +85,11 @@ public final class Databases {
      * barrier give a URL whose account holds only SELECT.
      */
     public static Database external(String url) {
+        return external(url, SqlMode.SERVER);
+    }
+
+    /** As {@link #external(String)}, sessions in {@code mode}. */
+    public static Database external(String url, SqlMode mode) {
         String database = databaseOf(url);
         if (database.isEmpty()) {
             throw new UserError("the URL " + redact(url) + " names no database: use jdbc:mysql://host:port/DATABASE");
@@ -90,7 +105,7 @@ public final class Databases {
         // reconnecting is the only recovery for a server Ladder does not run
         return new JdbcDatabase(database, DatabaseKind.EXTERNAL_MYSQL, () -> {
             Connection c = DriverManager.getConnection(jdbc, timeoutProperties(ConnectionTimeouts.DEFAULT));
-            ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL);
+            ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL, mode);
             return c;
         }, null, () -> { }, ConnectionTimeouts.DEFAULT);
     }

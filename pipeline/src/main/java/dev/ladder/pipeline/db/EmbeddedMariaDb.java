@@ -309,15 +309,24 @@ public final class EmbeddedMariaDb {
      * caller ({@link JdbcDatabase}) sets each statement's own before running it.
      */
     public Connection readerConnection(String database, ConnectionTimeouts timeouts) throws SQLException {
-        return reader(database, timeouts.connect(), timeouts.connect());
+        return readerConnection(database, timeouts, SqlMode.SERVER);
+    }
+
+    /** As {@link #readerConnection(String, ConnectionTimeouts)}, with the session's SQL mode. */
+    public Connection readerConnection(String database, ConnectionTimeouts timeouts, SqlMode mode) throws SQLException {
+        return reader(database, timeouts.connect(), timeouts.connect(), mode);
     }
 
     private Connection reader(String database, Duration connect, Duration socket) throws SQLException {
+        return reader(database, connect, socket, SqlMode.SERVER);
+    }
+
+    private Connection reader(String database, Duration connect, Duration socket, SqlMode mode) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", READER_USER);
         p.setProperty("password", READER_PASSWORD);
         Connection c = DriverManager.getConnection(url(database, connect, socket), p);
-        ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL);
+        ReadOnlySessions.makeReadOnly(c, Dialect.MYSQL, mode);
         return c;
     }
 

@@ -64,7 +64,7 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
             description = "EX semantics: spider (test-suite exec_eval, default) or bird (set equality, column order counts).")
     String exMode;
-    @Option(names = "--keep-distinct", description = "Keep DISTINCT: EX runs both queries with it (the reference drops it), EM compares it (the reference ignores it).")
+    @Option(names = "--keep-distinct", description = "Keep DISTINCT: EX runs both queries with it (the reference drops it unless --keep_distinct), EM compares it (the reference always ignores it, even with --keep_distinct).")
     boolean keepDistinct;
     @Option(names = "--tolerance", defaultValue = "0", paramLabel = "REL",
             description = "Relative tolerance for numbers, e.g. 1e-6 (default: exact).")

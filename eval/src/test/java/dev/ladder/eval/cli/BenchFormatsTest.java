@@ -57,6 +57,24 @@ class BenchFormatsTest {
     }
 
     @Test
+    void evalScoresPredictionsForAPlainJsonlFile() throws IOException {
+        Path db = shop(dir.resolve("shop.sqlite"));
+        Path file = Files.write(dir.resolve("pairs.jsonl"), List.of(
+                "{\"nlq\": \"How many items are there?\", \"sql\": \"SELECT COUNT(*) FROM item\"}",
+                "{\"nlq\": \"Most expensive price?\", \"sql\": \"SELECT MAX(price) FROM item\"}"));
+        Path pred = Files.write(dir.resolve("pred.jsonl"), List.of(
+                "{\"id\": \"pairs-1\", \"sql\": \"SELECT COUNT(id) FROM item\"}",
+                "{\"id\": \"pairs-2\", \"sql\": \"SELECT MIN(price) FROM item\"}"));
+        Run r = run("eval", "--benchmark", file.toString(), "--split", "pairs", "--db", db.toString(),
+                "--pred", pred.toString(), "--no-suite", "--json");
+        assertThat(r.err()).isEmpty();
+        assertThat(r.code()).isZero();
+        com.fasterxml.jackson.databind.JsonNode items = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out()).get("items");
+        assertThat(items.get(0).get("EX").asBoolean()).isTrue();
+        assertThat(items.get(1).get("EX").asBoolean()).isFalse();
+    }
+
+    @Test
     void aPlainLineWithAnUnknownFieldIsOneLineError() throws IOException {
         Path file = Files.write(dir.resolve("odd.jsonl"), List.of("{\"nlq\": \"How many?\", \"sql\": \"SELECT 1\", \"hint\": \"x\"}"));
         Run r = run("bench", "info", file.toString());

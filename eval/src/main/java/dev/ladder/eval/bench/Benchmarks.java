@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  *   <li>a Spider-format folder ({@code tables.json} + {@code database/<db>/<db>.sqlite} + question files)</li>
  *   <li>a BIRD-format JSON file (items with {@code SQL} and {@code evidence})</li>
  * </ul>
- * Plain JSON arrays of {@code {question|nlq, sql|query}} run on classicmodels unless told otherwise ({@link BirdFormat}).
+ * Plain JSON arrays of {@code {question|nlq, sql|query}} ({@link BirdFormat}) and single JSONL files (whose lines
+ * may be such plain pairs, {@link JsonlBenchmarks}) run on classicmodels unless told otherwise.
  */
 public final class Benchmarks {
 
@@ -34,7 +35,7 @@ public final class Benchmarks {
         return load(nameOrPath, null);
     }
 
-    /** @param database for plain JSON arrays: the database the questions run on (null: classicmodels) */
+    /** @param database for plain JSON arrays and single JSONL files: the database the questions run on (null: classicmodels) */
     public static Benchmark load(String nameOrPath, String database) {
         String key = nameOrPath.strip().toLowerCase(Locale.ROOT);
         if (BUNDLED.containsKey(key)) return bundled(key);
@@ -45,7 +46,7 @@ public final class Benchmarks {
         }
         if (Files.isRegularFile(p)) {
             if (p.toString().endsWith(".jsonl")) {
-                return new Benchmark(stem(p), "classicmodels", Map.of(), Map.of(stem(p), readJsonl(p)));
+                return new Benchmark(stem(p), database == null ? "classicmodels" : database, Map.of(), Map.of(stem(p), readJsonl(p)));
             }
             return BirdFormat.importFile(p, database);
         }

@@ -2,6 +2,7 @@ package dev.ladder.eval.bench;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.eval.io.TextFiles;
@@ -40,7 +41,8 @@ public final class JsonlBenchmarks {
             if (line.isBlank()) continue;
             BenchmarkItem item;
             try {
-                item = JSON.readValue(line, BenchmarkItem.class);
+                JsonNode node = JSON.readTree(line);
+                item = isPlain(node) ? plainItem(node, origin, n) : JSON.treeToValue(node, BenchmarkItem.class);
             } catch (JsonProcessingException e) {
                 throw new UserError(origin + ":" + n + ": not a benchmark item: " + e.getOriginalMessage());
             }
@@ -49,6 +51,39 @@ public final class JsonlBenchmarks {
             items.add(new Numbered(item, n));
         }
         return items;
+    }
+
+    /** Fields of a plain line: a question ({@code nlq} or {@code question}) and its SQL, as published training files have. */
+    private static final Set<String> PLAIN_FIELDS = Set.of("nlq", "question", "sql", "query");
+
+    /** A line without an id is a plain {@code {"nlq"|"question", "sql"|"query"}} pair. */
+    private static boolean isPlain(JsonNode node) {
+        return node.isObject() && !node.has("id") && (node.has("nlq") || node.has("question"));
+    }
+
+    /** An imported item: id {@code <file stem>-<line>}, difficulty by the rule, order from the SQL. */
+    private static BenchmarkItem plainItem(JsonNode node, String origin, int line) {
+        String where = origin + ":" + line;
+        for (java.util.Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!PLAIN_FIELDS.contains(f)) {
+                throw new UserError(where + ": unknown field '" + f + "' in a line without an id (a plain line has "
+                        + "nlq or question, and sql or query; it runs on the benchmark's database)");
+            }
+        }
+        String question = text(node, node.has("nlq") ? "nlq" : "question", where);
+        String sql = text(node, node.has("sql") ? "sql" : "query", where);
+        String stem = java.nio.file.Path.of(origin).getFileName().toString().replaceFirst("\\.[^.]*$", "");
+        return new BenchmarkItem(stem + "-" + line, question, sql, "imported", Benchmarks.difficultyOf(sql),
+                sql.toUpperCase(java.util.Locale.ROOT).contains("ORDER BY"), List.of(), "", "");
+    }
+
+    private static String text(JsonNode node, String field, String where) {
+        JsonNode v = node.get(field);
+        if (v == null || !v.isTextual() || v.asText().isBlank()) {
+            throw new UserError(where + ": missing field '" + field + "'" + (field.equals("query") ? " (or 'sql')" : ""));
+        }
+        return v.asText();
     }
 
     static void validate(BenchmarkItem item, String where) {

@@ -64,9 +64,7 @@ public final class SpiderFormat {
         if (splits.isEmpty()) throw new UserError(dir + ": no Spider question files (JSON arrays with db_id, question, query)");
         Map<String, String> databases = new LinkedHashMap<>();
         for (String db : dbIds) {
-            Path sqlite = dir.resolve("database").resolve(db).resolve(db + ".sqlite");
-            if (!Files.isRegularFile(sqlite)) throw new UserError(dir + ": database '" + db + "' has no " + dir.relativize(sqlite));
-            databases.put(db, sqlite.toAbsolutePath().toString());
+            databases.put(db, databaseIn(dir.resolve("database"), db));
         }
         String first = databases.values().iterator().next();
         return new Benchmark(dir.getFileName().toString(), first, databases, splits);
@@ -76,6 +74,18 @@ public final class SpiderFormat {
      * Writes {@code benchmark} in Spider's format under {@code out}. Databases are copied to
      * SQLite. Gold SQL is written as is (its dialect is the source database's).
      */
+    /**
+     * The SQLite file of database {@code dbId} in a Spider database folder, {@code <dir>/<db_id>/<db_id>.sqlite},
+     * as an absolute path.
+     */
+    public static String databaseIn(Path dir, String dbId) {
+        Path sqlite = dir.resolve(dbId).resolve(dbId + ".sqlite");
+        if (dbId.contains("/") || dbId.contains("\\") || dbId.equals("..") || !Files.isRegularFile(sqlite)) {
+            throw new UserError("database '" + dbId + "' not found: no " + sqlite);
+        }
+        return sqlite.toAbsolutePath().toString();
+    }
+
     public static void export(Benchmark benchmark, Path out) {
         try {
             Files.createDirectories(out);

@@ -92,40 +92,76 @@ final class BenchCommand {
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Check a JSONL benchmark file: every gold and alternative executes, difficulty follows the rule; prints coverage.")
+            description = "Check a benchmark (any format 'bench info' reads): every gold and alternative executes, difficulty follows the rule; prints coverage.")
     static final class Check implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Parameters(paramLabel = "FILE") Path file;
-        @Option(names = "--db", defaultValue = "classicmodels", paramLabel = "DB") String database;
+        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL file or folder, a Spider folder or a BIRD/plain JSON file.")
+        String benchmark;
+        @Option(names = "--db", paramLabel = "DB",
+                description = "Database of items without their own (default: the benchmark's, classicmodels for a JSONL file).")
+        String database;
         @Mixin DatabaseOptions options = new DatabaseOptions();
-        @Option(names = "--disjoint-from", paramLabel = "FILE",
-                description = "Another split: report items whose SQL skeleton or normalised question also occurs there.")
-        Path other;
+        @Option(names = "--disjoint-from", paramLabel = "NAME|PATH",
+                description = "Another split or benchmark: report items whose SQL skeleton or normalised question also occurs there.")
+        String other;
+
+        /** An item, where it was read (file:line for JSONL) and the database it runs on. */
+        private record Entry(BenchmarkItem item, String where, String database) {}
 
         @Override
         public Integer call() throws IOException {
-            if (!Files.isRegularFile(file)) throw new UserError("no such benchmark file: " + file);
-            List<JsonlBenchmarks.Numbered> numbered;
-            try (InputStream in = Files.newInputStream(file)) {
-                numbered = JsonlBenchmarks.readNumbered(in, file.toString());
-            }
-            // coverage describes the items whose golds are read-only queries; the others are findings
-            List<BenchmarkItem> covered = new java.util.ArrayList<>();
+            java.util.Map<String, List<Entry>> byDatabase = new java.util.LinkedHashMap<>();
+            for (Entry e : entries()) byDatabase.computeIfAbsent(e.database(), k -> new java.util.ArrayList<>()).add(e);
             PrintWriter out = spec.commandLine().getOut();
             int problems = 0;
             java.util.Set<String> otherSkeletons = new java.util.HashSet<>();
             java.util.Set<String> otherQuestions = new java.util.HashSet<>();
             if (other != null) {
-                try (InputStream in = Files.newInputStream(other)) {
-                    for (BenchmarkItem o : JsonlBenchmarks.read(in, other.toString())) {
+                for (List<BenchmarkItem> split : Benchmarks.load(other, database).splits().values()) {
+                    for (BenchmarkItem o : split) {
                         otherSkeletons.add(Coverage.skeleton(o.sql()));
                         otherQuestions.add(Coverage.normalizeQuestion(o.question()));
                     }
                 }
             }
+            for (Map.Entry<String, List<Entry>> group : byDatabase.entrySet()) {
+                if (byDatabase.size() > 1) out.println("database " + group.getKey());
+                problems += check(group.getKey(), group.getValue(), otherSkeletons, otherQuestions, out);
+            }
+            out.println(problems == 0 ? "all items ok" : problems + " item(s) with problems (marked !)");
+            return problems == 0 ? 0 : 1;
+        }
+
+        /** A JSONL file keeps its line numbers; other formats are named by split and position. */
+        private List<Entry> entries() throws IOException {
+            Path file = Path.of(benchmark);
+            if (Files.isRegularFile(file) && benchmark.endsWith(".jsonl")) {
+                String db = database == null ? "classicmodels" : database;
+                try (InputStream in = Files.newInputStream(file)) {
+                    return JsonlBenchmarks.readNumbered(in, file.toString()).stream()
+                            .map(n -> new Entry(n.item(), file + ":" + n.line(), db)).toList();
+                }
+            }
+            Benchmark b = Benchmarks.load(benchmark, database);
+            List<Entry> entries = new java.util.ArrayList<>();
+            for (Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
+                int k = 0;
+                for (BenchmarkItem item : split.getValue()) {
+                    String db = item.db().isEmpty() && database != null ? database : b.databaseOf(item);
+                    entries.add(new Entry(item, b.name() + " " + split.getKey() + " item " + ++k, db));
+                }
+            }
+            return entries;
+        }
+
+        private int check(String database, List<Entry> entries, java.util.Set<String> otherSkeletons,
+                          java.util.Set<String> otherQuestions, PrintWriter out) {
+            // coverage describes the items whose golds are read-only queries; the others are findings
+            List<BenchmarkItem> covered = new java.util.ArrayList<>();
+            int problems = 0;
             try (Database db = options.open(database)) {
                 SqlGuard guard = new SqlGuard(db.dialect());
-                for (JsonlBenchmarks.Numbered entry : numbered) {
+                for (Entry entry : entries) {
                     BenchmarkItem item = entry.item();
                     List<String> refused = new java.util.ArrayList<>();
                     for (String gold : item.allGold()) {
@@ -135,7 +171,7 @@ final class BenchCommand {
                     if (!refused.isEmpty()) {
                         // nothing else is checked: the rule, ties and coverage are defined for queries only
                         problems++;
-                        out.println("! " + item.id() + "\t" + file + ":" + entry.line() + ": gold refused by the SQL guard ("
+                        out.println("! " + item.id() + "\t" + entry.where() + ": gold refused by the SQL guard ("
                                 + String.join("; ", refused) + ")");
                         continue;
                     }
@@ -189,8 +225,7 @@ final class BenchCommand {
                         + c.dateArithmetic() + ", null handling " + c.nullHandling() + ", ordered projection "
                         + c.orderedProjection() + ", template siblings " + c.templateSiblings());
             }
-            out.println(problems == 0 ? "all items ok" : problems + " item(s) with problems (marked !)");
-            return problems == 0 ? 0 : 1;
+            return problems;
         }
     }
 

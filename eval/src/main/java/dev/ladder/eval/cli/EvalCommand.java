@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.bench.SpiderFormat;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ItemScore;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = {"Score predictions with VA / EX / EM / TS (see docs/scoring.md).",
                 "  ladder eval --benchmark classicmodels --split test --pred PRED.jsonl   (lines {\"id\":..., \"sql\":...})",
-                "  ladder eval --db classicmodels --gold GOLD.txt --pred PRED.txt         (Spider files: SQL<TAB>db_id / SQL)"})
+                "  ladder eval --db classicmodels --gold GOLD.txt --pred PRED.txt         (Spider files: SQL<TAB>db_id / SQL)",
+                "  ladder eval --db-dir spider/database --gold GOLD.txt --pred PRED.txt   (db_id: DIR/<db_id>/<db_id>.sqlite)"})
 final class EvalCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -57,6 +59,9 @@ final class EvalCommand implements Callable<Integer> {
     String split;
     @Option(names = "--db", paramLabel = "DB", description = "Database for --gold files (default: the gold file's db_id).")
     String db;
+    @Option(names = "--db-dir", paramLabel = "DIR",
+            description = "For --gold files: the Spider database folder, where db_id names DIR/<db_id>/<db_id>.sqlite.")
+    Path dbDir;
     @Option(names = "--pred", required = true, paramLabel = "FILE", description = "Predictions: JSONL with --benchmark, one SQL per line with --gold.")
     Path pred;
     @Option(names = "--json", description = "Print JSON: {\"VA\":..,\"EX\":..,\"EM\":..,\"TS\":..,\"items\":[...]}.")
@@ -64,7 +69,7 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
             description = "EX semantics: spider (test-suite exec_eval, default) or bird (set equality, column order counts).")
     String exMode;
-    @Option(names = "--keep-distinct", description = "Keep DISTINCT: EX runs both queries with it (the reference drops it), EM compares it (the reference ignores it).")
+    @Option(names = "--keep-distinct", description = "Keep DISTINCT: EX runs both queries with it (the reference drops it unless --keep_distinct), EM compares it (the reference always ignores it, even with --keep_distinct).")
     boolean keepDistinct;
     @Option(names = "--tolerance", defaultValue = "0", paramLabel = "REL",
             description = "Relative tolerance for numbers, e.g. 1e-6 (default: exact).")
@@ -86,6 +91,7 @@ final class EvalCommand implements Callable<Integer> {
         try {
             Function<String, Scoring> scoringFor = spec -> scorers.computeIfAbsent(spec, s -> newScoring(s, options, opened));
             if (source.benchmark != null) {
+                if (dbDir != null) throw new UserError("--db-dir is for --gold files (a benchmark knows its databases)");
                 Benchmark b = Benchmarks.load(source.benchmark, db);
                 List<BenchmarkItem> items = b.split(split);
                 Map<String, String> predictions = Predictions.readJsonl(pred);
@@ -100,6 +106,8 @@ final class EvalCommand implements Callable<Integer> {
                     rows.add(new Scored(s, item.difficulty()));
                 }
             } else {
+                if (dbDir != null && db != null) throw new UserError("--db and --db-dir cannot be used together");
+                if (dbDir != null && !Files.isDirectory(dbDir)) throw new UserError("--db-dir: no such folder: " + dbDir);
                 List<Predictions.GoldLine> golds = Predictions.readGold(source.gold);
                 List<String> predictions = Predictions.readSqlLines(pred);
                 if (predictions.size() != golds.size()) {
@@ -108,7 +116,7 @@ final class EvalCommand implements Callable<Integer> {
                 title = source.gold.getFileName().toString();
                 for (int i = 0; i < golds.size(); i++) {
                     Predictions.GoldLine g = golds.get(i);
-                    String dbSpec = db != null ? db : g.db();
+                    String dbSpec = db != null ? db : dbDir != null ? SpiderFormat.databaseIn(dbDir, g.db()) : g.db();
                     ItemScore s = scoringFor.apply(dbSpec).score(Integer.toString(i + 1), g.db(), List.of(g.sql()), predictions.get(i));
                     rows.add(new Scored(s, ""));
                 }

@@ -15,12 +15,14 @@ public final class ExecutionMatch {
     private ExecutionMatch() {}
 
     /**
-     * The query as the evaluator runs it. SPIDER mode without {@code keepDistinct} drops every
-     * DISTINCT keyword, as the test-suite evaluator does (so {@code COUNT(DISTINCT x)} becomes
+     * The query as the evaluator runs it, in SPIDER mode as the test-suite evaluator prepares it:
+     * {@code > =}, {@code < =} and {@code ! =} (one space) become {@code >=}, {@code <=} and
+     * {@code !=} (its {@code postprocess}, here outside literals and comments), and unless
+     * {@code keepDistinct} every DISTINCT keyword is dropped (so {@code COUNT(DISTINCT x)} becomes
      * {@code COUNT(x)} in gold and prediction alike). BIRD mode runs queries unchanged.
      */
     public static String prepare(String sql, ExOptions options, Dialect dialect) {
-        if (options.mode() != ExMode.SPIDER || options.keepDistinct()) return sql;
+        if (options.mode() != ExMode.SPIDER) return sql;
         List<SqlToken> tokens;
         try {
             tokens = SqlLexer.tokenize(sql, dialect);
@@ -28,8 +30,15 @@ public final class ExecutionMatch {
             return sql; // guarded execution will report what is wrong with it
         }
         StringBuilder out = new StringBuilder(sql.length());
-        for (SqlToken t : tokens) {
-            if (!t.isWord("DISTINCT")) out.append(t.text());
+        for (int i = 0; i < tokens.size(); i++) {
+            SqlToken t = tokens.get(i);
+            if (!options.keepDistinct() && t.isWord("DISTINCT")) continue;
+            out.append(t.text());
+            if (i + 2 < tokens.size() && (t.isSymbol(">") || t.isSymbol("<") || t.isSymbol("!"))
+                    && tokens.get(i + 1).text().equals(" ") && tokens.get(i + 2).isSymbol("=")) {
+                out.append('=');
+                i += 2;
+            }
         }
         return out.toString();
     }

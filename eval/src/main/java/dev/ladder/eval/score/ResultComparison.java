@@ -2,6 +2,14 @@ package dev.ladder.eval.score;
 
 import dev.ladder.pipeline.db.QueryResult;
 import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,8 +25,9 @@ import java.util.Objects;
  * one more step: every number (integer, DECIMAL, DOUBLE) is compared by its exact decimal value,
  * so {@code 5}, {@code 5.00} and {@code 5.0e0} are equal (as Python's {@code 5 == 5.0} in the
  * reference evaluators), while {@code 0.1 + 0.2} as a double is not {@code 0.3} unless a tolerance
- * is set. NULL equals NULL. Dates equal dates only ({@code 2004-01-01} is not {@code 2004-01-01 00:00:00}),
- * strings compare case-sensitively.
+ * is set. NULL equals NULL. Dates, date-times and times are compared by their ISO text, so a date
+ * equals the same text from an expression ({@code MAX(d)} on SQLite is text) but {@code 2004-01-01} is
+ * not {@code 2004-01-01 00:00:00}; strings compare case-sensitively.
  */
 public final class ResultComparison {
 
@@ -166,6 +175,7 @@ public final class ResultComparison {
     }
 
     static Object key(Object v) {
+        if (v instanceof TemporalAccessor t) return isoText(t);
         if (v instanceof Double d) {
             return d.isNaN() || d.isInfinite() ? d : strip(BigDecimal.valueOf(d));
         }
@@ -173,6 +183,22 @@ public final class ResultComparison {
         if (v instanceof BigDecimal bd) return strip(bd);
         if (v instanceof Number n) return strip(new BigDecimal(n.toString()));
         return v;
+    }
+
+    private static final DateTimeFormatter TIME = new DateTimeFormatterBuilder()
+            .appendPattern("HH:mm:ss").optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+            .optionalEnd().toFormatter(Locale.ROOT);
+
+    /**
+     * Dates as they print: SQLite has no date type, so the same date is a typed value from a DATE
+     * column and text from an expression; both must compare the same ({@code LocalTime.toString}
+     * would drop zero seconds, hence the fixed pattern).
+     */
+    private static Object isoText(TemporalAccessor t) {
+        if (t instanceof LocalDate d) return d.toString();
+        if (t instanceof LocalDateTime dt) return dt.toLocalDate() + " " + TIME.format(dt.toLocalTime());
+        if (t instanceof LocalTime lt) return TIME.format(lt);
+        return t.toString();
     }
 
     private static BigDecimal strip(BigDecimal bd) {

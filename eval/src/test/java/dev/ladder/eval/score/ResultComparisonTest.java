@@ -7,6 +7,7 @@ import dev.ladder.pipeline.db.QueryResult;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -103,7 +104,18 @@ class ResultComparisonTest {
         LocalDate d = LocalDate.of(2004, 1, 1);
         assertThat(ResultComparison.equal(result(1, d), result(1, d), false, SPIDER)).isTrue();
         assertThat(ResultComparison.equal(result(1, d), result(1, d.atStartOfDay()), false, SPIDER)).isFalse();
-        assertThat(ResultComparison.equal(result(1, LocalDateTime.of(2004, 1, 1, 0, 0)), result(1, "2004-01-01 00:00:00"), false, SPIDER)).isFalse();
+        assertThat(ResultComparison.equal(result(1, d), result(1, "2004-01-01 00:00:00"), false, SPIDER)).isFalse();
+    }
+
+    @Test
+    void datesEqualTheTextTheyPrintAs() {
+        // SQLite: a DATE column comes back typed, MAX(d) or d || '' as text
+        assertThat(ResultComparison.equal(result(1, LocalDate.of(2004, 1, 1)), result(1, "2004-01-01"), false, SPIDER)).isTrue();
+        assertThat(ResultComparison.equal(result(1, LocalDateTime.of(2004, 1, 1, 0, 0)), result(1, "2004-01-01 00:00:00"), false, SPIDER)).isTrue();
+        assertThat(ResultComparison.equal(result(1, LocalDateTime.of(2004, 1, 1, 9, 30, 5, 500_000_000)),
+                result(1, "2004-01-01 09:30:05.5"), true, BIRD)).isTrue();
+        assertThat(ResultComparison.equal(result(1, LocalTime.of(9, 30)), result(1, "09:30:00"), false, SPIDER)).isTrue();
+        assertThat(ResultComparison.equal(result(1, LocalDate.of(2004, 1, 1)), result(1, "2004-1-1"), false, SPIDER)).isFalse();
     }
 
     @Test

@@ -1,0 +1,64 @@
+package dev.ladder.eval.score;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.Dialect;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the test-suite evaluator does to the SQL text before it runs it, and its "order matters" test. */
+class SpiderPostprocessTest {
+
+    private static final ExOptions SPIDER = ExOptions.DEFAULT;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void spacedComparisonsAreJoinedOutsideLiterals() {
+        assertThat(ExecutionMatch.prepare("SELECT x FROM t WHERE x > = 2 AND y < = 3 AND z ! = 4", SPIDER, Dialect.SQLITE))
+                .isEqualTo("SELECT x FROM t WHERE x >= 2 AND y <= 3 AND z != 4");
+        assertThat(ExecutionMatch.prepare("SELECT DISTINCT x FROM t WHERE x > = 2", SPIDER.withKeepDistinct(true), Dialect.MYSQL))
+                .isEqualTo("SELECT DISTINCT x FROM t WHERE x >= 2");
+        // a literal is data, and BIRD mode runs queries as written
+        assertThat(ExecutionMatch.prepare("SELECT x FROM t WHERE s = 'a > = b'", SPIDER, Dialect.SQLITE))
+                .isEqualTo("SELECT x FROM t WHERE s = 'a > = b'");
+        assertThat(ExecutionMatch.prepare("SELECT x FROM t WHERE x > = 2", SPIDER.withMode(ExMode.BIRD), Dialect.SQLITE))
+                .isEqualTo("SELECT x FROM t WHERE x > = 2");
+    }
+
+    @Test
+    void aPredictionWithASpacedComparisonRunsAsTheReferenceRunsIt() throws Exception {
+        Path file = dir.resolve("t.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (x INTEGER)");
+            st.execute("INSERT INTO t VALUES (1), (2), (3)");
+        }
+        try (Database db = Databases.sqlite(file)) {
+            Scoring s = new Scoring(db, Optional.empty(), SPIDER, new ExactMatch(db.schema(), false));
+            ItemScore score = s.score("q", "filter", List.of("SELECT x FROM t WHERE x >= 2"), "SELECT x FROM t WHERE x > = 2");
+            assertThat(score.ex()).isTrue();
+            // as written it is not SQL: VA judges the prediction itself
+            assertThat(score.va()).isFalse();
+        }
+    }
+
+    @Test
+    void orderMattersWhenTheGoldHasTheKeywordsOrderBy() {
+        assertThat(ExecutionMatch.goldOrdered("SELECT x FROM t ORDER BY x", Dialect.SQLITE)).isTrue();
+        // the reference's substring test ('order by' in gold.lower()) says no to these two, Ladder yes
+        assertThat(ExecutionMatch.goldOrdered("SELECT x FROM t ORDER  BY x", Dialect.SQLITE)).isTrue();
+        assertThat(ExecutionMatch.goldOrdered("SELECT x FROM t ORDER\nBY x", Dialect.SQLITE)).isTrue();
+        // and yes to this one, Ladder no: the rows are not ordered
+        assertThat(ExecutionMatch.goldOrdered("SELECT x FROM t WHERE s = 'sort order by date'", Dialect.SQLITE)).isFalse();
+    }
+}

@@ -22,6 +22,8 @@ import net.sf.jsqlparser.statement.select.Select;
 public final class ExactMatch {
 
     private final ComponentExtractor extractor;
+    /** For predictions: unknown names and uncompared clauses are errors (they cannot run, or EM cannot see them). */
+    private final ComponentExtractor strictExtractor;
     private final boolean compareValues;
 
     /**
@@ -48,7 +50,9 @@ public final class ExactMatch {
      *                        DISTINCT; true compares them (what {@code --keep-distinct} asks for)
      */
     public ExactMatch(Schema schema, boolean compareValues, boolean foldForeignKeys, boolean compareDistinct) {
-        this.extractor = new ComponentExtractor(new SchemaIndex(schema, foldForeignKeys), compareValues, compareDistinct);
+        SchemaIndex index = new SchemaIndex(schema, foldForeignKeys);
+        this.extractor = new ComponentExtractor(index, compareValues, compareDistinct);
+        this.strictExtractor = new ComponentExtractor(index, compareValues, compareDistinct, true);
         this.compareValues = compareValues;
     }
 
@@ -71,7 +75,7 @@ public final class ExactMatch {
         }
         SqlUnit pred;
         try {
-            pred = analyse(predictedSql);
+            pred = analyse(predictedSql, strictExtractor);
         } catch (IllegalArgumentException e) {
             return EmScore.failed(unscored(gold), e.getMessage());
         }
@@ -84,6 +88,10 @@ public final class ExactMatch {
      * @throws IllegalArgumentException naming the problem when the SQL cannot be parsed or analysed
      */
     public SqlUnit analyse(String sql) {
+        return analyse(sql, extractor);
+    }
+
+    private static SqlUnit analyse(String sql, ComponentExtractor extractor) {
         Select select = parse(sql);
         try {
             return extractor.extract(select);

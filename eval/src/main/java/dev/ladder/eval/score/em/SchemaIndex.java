@@ -65,6 +65,11 @@ final class SchemaIndex {
         return p;
     }
 
+    /** Whether there is a schema to check names against. */
+    boolean known() {
+        return !columns.isEmpty();
+    }
+
     boolean hasTable(String table) {
         return columns.containsKey(table);
     }

@@ -350,11 +350,6 @@ final class ComponentExtractor {
                 : ps.getOracleHierarchical() != null ? "CONNECT BY" : ps.getIntoTables() != null ? "INTO"
                 : ps.getForMode() != null ? "FOR UPDATE/SHARE" : ps.getForClause() != null ? "FOR"
                 : ps.getLateralViews() != null && !ps.getLateralViews().isEmpty() ? "LATERAL VIEW" : null;
-        if (clause == null && ps.getJoins() != null) {
-            for (Join j : ps.getJoins()) {
-                if (j.getUsingColumns() != null && !j.getUsingColumns().isEmpty()) clause = "JOIN ... USING";
-            }
-        }
         if (clause == null && ps.getFromItem() != null
                 && (ps.getFromItem().getPivot() != null || ps.getFromItem().getUnPivot() != null)) clause = "PIVOT";
         if (clause != null) throw new UnsupportedSqlException("exact match does not compare " + clause);

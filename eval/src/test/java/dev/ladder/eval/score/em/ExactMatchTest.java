@@ -417,8 +417,7 @@ class ExactMatchTest {
         "SELECT city FROM offices | SELECT city FROM office | unknown table office",
         "SELECT city FROM offices ORDER BY city LIMIT 1 | SELECT TOP 1 city FROM offices ORDER BY city | does not compare TOP",
         "SELECT city FROM offices | SELECT TOP 1 city FROM offices | does not compare TOP",
-        "SELECT o.city FROM offices o JOIN employees e ON o.officeCode = e.officeCode "
-            + "| SELECT city FROM offices JOIN employees USING (officeCode) | does not compare JOIN ... USING",
+        "SELECT city FROM offices | SELECT city FROM offices QUALIFY city > 'A' | does not compare QUALIFY",
     })
     void predictionsThatCannotRunOrHideAClauseNeverMatch(String gold, String pred, String reason) {
         EmScore s = EM.score(gold, pred);

@@ -70,6 +70,13 @@ final class SchemaIndex {
         return !columns.isEmpty();
     }
 
+    /** Every column name of the schema, lower-cased. */
+    Set<String> allColumnNames() {
+        Set<String> all = new HashSet<>();
+        columns.values().forEach(all::addAll);
+        return all;
+    }
+
     boolean hasTable(String table) {
         return columns.containsKey(table);
     }

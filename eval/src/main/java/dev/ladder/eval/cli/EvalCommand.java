@@ -15,6 +15,7 @@ import dev.ladder.eval.score.Predictions;
 import dev.ladder.eval.score.ScoreSummary;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.ScoringSetup;
+import dev.ladder.eval.score.em.EmMode;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.UserError;
 import java.io.PrintWriter;
@@ -69,6 +70,9 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
             description = "EX semantics: spider (test-suite exec_eval, default) or bird (set equality, column order counts).")
     String exMode;
+    @Option(names = "--em-mode", defaultValue = "semantic", paramLabel = "semantic|spider-strict",
+            description = "EM: semantic (Ladder's parser, default) or spider-strict (0 where the official Spider parser cannot read gold or prediction).")
+    String emMode;
     @Option(names = "--keep-distinct", description = "Keep DISTINCT: EX runs both queries with it (the reference drops it unless --keep_distinct), EM compares it (the reference always ignores it, even with --keep_distinct).")
     boolean keepDistinct;
     @Option(names = "--tolerance", defaultValue = "0", paramLabel = "REL",
@@ -139,7 +143,9 @@ final class EvalCommand implements Callable<Integer> {
             default -> throw new UserError("unknown --ex-mode '" + exMode + "' (use spider or bird)");
         };
         if (!(tolerance >= 0) || Double.isInfinite(tolerance)) throw new UserError("--tolerance must be a number >= 0, got " + tolerance);
-        return new ExOptions(mode, keepDistinct, tolerance);
+        EmMode em = EmMode.parse(emMode.toLowerCase(Locale.ROOT))
+                .orElseThrow(() -> new UserError("unknown --em-mode '" + emMode + "' (use semantic or spider-strict)"));
+        return new ExOptions(mode, keepDistinct, tolerance, em);
     }
 
     private Scoring newScoring(String dbSpec, ExOptions options, List<Database> opened) {
@@ -160,6 +166,7 @@ final class EvalCommand implements Callable<Integer> {
         else root.put("TS", all.ts());
         root.put("n", all.items());
         root.put("ex_mode", options.label());
+        root.put("em_mode", options.emMode().label());
         ArrayNode items = root.putArray("items");
         for (ItemScore s : scores) items.add(mapper.valueToTree(s));
         PrintWriter out = spec.commandLine().getOut();
@@ -174,14 +181,15 @@ final class EvalCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<ItemScore> scores = rows.stream().map(Scored::score).toList();
         long missing = scores.stream().filter(s -> s.flags().contains("no-prediction")).count();
-        out.println(title + ": " + scores.size() + " items, EX mode " + options.label()
+        out.println(title + ": " + scores.size() + " items, EX mode " + options.label() + ", EM mode " + options.emMode().label()
                 + (withSuite ? "" : "; TS missing (no test suite: run 'ladder testsuite build DB')")
                 + (missing > 0 ? "; " + missing + " items without a prediction" : ""));
         out.println();
-        table(out, "", Map.of("all", ScoreSummary.of(scores)));
+        String em = "EM (" + options.emMode().label() + ")";
+        table(out, "", Map.of("all", ScoreSummary.of(scores)), em);
         if (rows.stream().anyMatch(r -> !r.score().category().isEmpty())) {
             out.println();
-            table(out, "category", ScoreSummary.by(scores, ItemScore::category));
+            table(out, "category", ScoreSummary.by(scores, ItemScore::category), em);
         }
         if (rows.stream().anyMatch(r -> !r.difficulty().isEmpty())) {
             out.println();
@@ -192,12 +200,13 @@ final class EvalCommand implements Callable<Integer> {
             byDifficulty.forEach((k, v) -> {
                 if (!v.isEmpty()) summaries.put(k, ScoreSummary.of(v));
             });
-            table(out, "difficulty", summaries);
+            table(out, "difficulty", summaries, em);
         }
     }
 
-    private static void table(PrintWriter out, String label, Map<String, ScoreSummary> groups) {
-        TextTable t = new TextTable(List.of(label, "items", "VA", "EX", "EM", "TS"));
+    /** @param em the EM column's header, naming the EM mode */
+    private static void table(PrintWriter out, String label, Map<String, ScoreSummary> groups, String em) {
+        TextTable t = new TextTable(List.of(label, "items", "VA", "EX", em, "TS"));
         for (int i = 1; i <= 5; i++) t.alignRight(i);
         groups.forEach((k, s) -> t.add(List.of(k, Integer.toString(s.items()), f(s.va()), f(s.ex()), f(s.em()),
                 s.ts() == null ? "missing" : f(s.ts()))));

@@ -11,6 +11,7 @@ import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.pipeline.db.SqlMode;
+import dev.ladder.eval.score.em.EmMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -46,7 +47,7 @@ public final class ExperimentLoader {
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
             "tabular_prompt", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
-    static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite");
+    static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode");
 
     /** Names that end up in file names and cell names; '@' is kept for the seed suffix. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -330,7 +331,9 @@ public final class ExperimentLoader {
                 throw s.error(s.field("suite"), "no test-suite directory at " + suiteText + " (build one with 'ladder testsuite build DB', or remove the line for the stored suite)");
             }
         }
-        return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite);
+        List<String> emModes = java.util.Arrays.stream(EmMode.values()).map(EmMode::label).toList();
+        EmMode emMode = EmMode.parse(s.choice("em_mode", d.emMode().label(), emModes, "EM mode")).orElseThrow();
+        return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite, emMode);
     }
 
     private static void checkName(Fields f, String field, String name) {

@@ -64,6 +64,7 @@ final class ResolvedYaml {
         line(b, 2, "tolerance", num(sc.tolerance()));
         line(b, 2, "ts", sc.ts().name().toLowerCase(Locale.ROOT));
         line(b, 2, "suite", sc.suite() == null ? "null" : str(sc.suite().toString()));
+        line(b, 2, "em_mode", sc.emMode().label());
         return b.toString();
     }
 

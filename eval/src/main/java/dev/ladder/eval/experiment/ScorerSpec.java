@@ -3,6 +3,7 @@ package dev.ladder.eval.experiment;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ScoringSetup;
+import dev.ladder.eval.score.em.EmMode;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -14,8 +15,9 @@ import java.util.Objects;
  * @param tolerance    relative tolerance for numbers, 0 = exact ({@code --tolerance})
  * @param ts           where TS comes from ({@code --no-suite} is {@link Ts#NONE})
  * @param suite        an explicit test-suite directory ({@code --suite}), or null for each database's stored suite
+ * @param emMode       how EM reads queries ({@code --em-mode}, YAML {@code em_mode})
  */
-public record ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, Ts ts, Path suite) {
+public record ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, Ts ts, Path suite, EmMode emMode) {
 
     /** TS source. */
     public enum Ts {
@@ -26,16 +28,22 @@ public record ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, 
     }
 
     public static final ScorerSpec DEFAULT = new ScorerSpec(ExOptions.DEFAULT.mode(), ExOptions.DEFAULT.keepDistinct(),
-            ExOptions.DEFAULT.tolerance(), Ts.SUITE, null);
+            ExOptions.DEFAULT.tolerance(), Ts.SUITE, null, ExOptions.DEFAULT.emMode());
+
+    /** The default EM mode. */
+    public ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, Ts ts, Path suite) {
+        this(exMode, keepDistinct, tolerance, ts, suite, EmMode.SEMANTIC);
+    }
 
     public ScorerSpec {
         Objects.requireNonNull(exMode, "exMode");
         Objects.requireNonNull(ts, "ts");
+        Objects.requireNonNull(emMode, "emMode");
         if (!(tolerance >= 0) || Double.isInfinite(tolerance)) throw new IllegalArgumentException("tolerance must be >= 0");
     }
 
     public ExOptions exOptions() {
-        return new ExOptions(exMode, keepDistinct, tolerance);
+        return new ExOptions(exMode, keepDistinct, tolerance, emMode);
     }
 
     public ScoringSetup.Suite suiteMode() {

@@ -351,6 +351,8 @@ public final class ExperimentRunner {
             env.putAll(Fingerprints.environment(options.repoRoot()));
             env.putAll(TorchEnvironment.entries());
         }
+        // the EM numbers of this run mean what this mode says (semantic and spider-strict differ)
+        env.putIfAbsent("scorers.em_mode", experiment.scorers().emMode().label());
         resolved.forEach((id, m) -> {
             env.putIfAbsent(fingerprintKey(id, "path"), m.modelPrint());
             if (m.adapter() != null) env.putIfAbsent(fingerprintKey(id, "adapter"), m.adapterPrint());

@@ -67,6 +67,91 @@ public final class ResultComparison {
         return search(g, p, candidates, new int[width], new boolean[width], 0, orderMatters, tol, new int[] {0});
     }
 
+    /**
+     * SPIDER-mode EX against an ordered gold whose order may have ties: rows must follow the gold's runs of
+     * equal sort keys in order, within a run they compare as a multiset, and a run cut by LIMIT/OFFSET
+     * accepts any rows of its tie group. Column order is free, as in {@link #equal}.
+     */
+    public static boolean equalTied(TiedOrder gold, QueryResult predicted, ExOptions options) {
+        List<List<Object>> p = keys(predicted.rows());
+        int n = gold.rowCount();
+        if (n == 0 && p.isEmpty()) return true;
+        if (p.size() != n) return false;
+        int width = gold.width();
+        if (width != predicted.columns().size()) return false;
+        double tol = options.tolerance();
+        List<List<List<Object>>> segments = new ArrayList<>();
+        int at = 0;
+        for (TiedOrder.Run r : gold.runs()) {
+            segments.add(p.subList(at, at + r.size()));
+            at += r.size();
+        }
+        List<List<Integer>> candidates = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            List<Integer> js = new ArrayList<>();
+            for (int j = 0; j < width; j++) {
+                boolean fits = true;
+                for (int s = 0; s < segments.size() && fits; s++) {
+                    fits = subBag(project(segments.get(s), j), project(gold.runs().get(s).pool(), i), tol);
+                }
+                if (fits) js.add(j);
+            }
+            if (js.isEmpty()) return false;
+            candidates.add(js);
+        }
+        return searchTied(gold, segments, candidates, new int[width], new boolean[width], 0, tol, new int[] {0});
+    }
+
+    private static boolean searchTied(TiedOrder gold, List<List<List<Object>>> segments, List<List<Integer>> candidates,
+                                      int[] perm, boolean[] used, int i, double tol, int[] tried) {
+        if (i == perm.length) {
+            if (++tried[0] > MAX_PERMUTATIONS) return false;
+            for (int s = 0; s < segments.size(); s++) {
+                if (!subBag(permute(segments.get(s), perm), gold.runs().get(s).pool(), tol)) return false;
+            }
+            return true;
+        }
+        for (int j : candidates.get(i)) {
+            if (used[j]) continue;
+            used[j] = true;
+            perm[i] = j;
+            if (searchTied(gold, segments, candidates, perm, used, i + 1, tol, tried)) return true;
+            used[j] = false;
+            if (tried[0] > MAX_PERMUTATIONS) return false;
+        }
+        return false;
+    }
+
+    private static List<List<Object>> project(List<List<Object>> rows, int column) {
+        List<List<Object>> out = new ArrayList<>(rows.size());
+        for (List<Object> r : rows) out.add(java.util.Collections.singletonList(r.get(column)));
+        return out;
+    }
+
+    /** Every row of {@code a} matched to a distinct row of {@code b}. */
+    private static boolean subBag(List<List<Object>> a, List<List<Object>> b, double tol) {
+        if (a.size() > b.size()) return false;
+        if (tol == 0) {
+            Map<List<Object>, Integer> have = counts(b);
+            for (Map.Entry<List<Object>, Integer> e : counts(a).entrySet()) {
+                if (have.getOrDefault(e.getKey(), 0) < e.getValue()) return false;
+            }
+            return true;
+        }
+        boolean[] taken = new boolean[b.size()];
+        outer:
+        for (List<Object> row : a) {
+            for (int k = 0; k < b.size(); k++) {
+                if (!taken[k] && rowEqual(row, b.get(k), tol)) {
+                    taken[k] = true;
+                    continue outer;
+                }
+            }
+            return false;
+        }
+        return true;
+    }
+
     private static boolean search(List<List<Object>> g, List<List<Object>> p, List<List<Integer>> candidates,
                                   int[] perm, boolean[] used, int i, boolean ordered, double tol, int[] tried) {
         if (i == perm.length) {

@@ -23,6 +23,7 @@ public final class Scoring {
     private final ExOptions options;
     private final ExactMatch exactMatch;
     private final Map<String, Execution> goldResults = new ConcurrentHashMap<>();
+    private final Map<String, Optional<TiedOrder>> tiedOrders = new ConcurrentHashMap<>();
 
     /**
      * @param suite the generated databases of the test suite (the original is always part of TS);
@@ -100,7 +101,17 @@ public final class Scoring {
         }
         QueryResult gr = gs.result();
         if (gr.truncated() || p.result().truncated()) addOnce(flags, "truncated");
+        if (options.mode() == ExMode.SPIDER && !gr.truncated() && ExecutionMatch.goldOrdered(gold, db.dialect())) {
+            Optional<TiedOrder> tied = tiedOrder(db, gold);
+            if (tied.isPresent()) return ResultComparison.equalTied(tied.get(), p.result(), options);
+        }
         return ExecutionMatch.equal(gold, gr, p.result(), options, db.dialect());
+    }
+
+    /** The runs of equal sort keys of an ordered gold on {@code db}, found once. */
+    private Optional<TiedOrder> tiedOrder(Database db, String gold) {
+        String run = ExecutionMatch.prepare(gold, options, db.dialect());
+        return tiedOrders.computeIfAbsent(db.name() + '\u0000' + run, k -> TiedOrder.of(db, run));
     }
 
     /** The gold's result on {@code db}, run once. */

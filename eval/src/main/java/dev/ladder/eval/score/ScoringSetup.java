@@ -41,7 +41,7 @@ public final class ScoringSetup {
     public static Scoring create(Database original, ExOptions options, Suite suite, Path explicitSuite,
                                  List<Database> opened, SqlMode mode) {
         // keeping DISTINCT makes EM compare it too, as it makes EX keep it
-        ExactMatch em = new ExactMatch(original.schema(), false, true, options.keepDistinct());
+        ExactMatch em = new ExactMatch(original.schema(), false, true, options.keepDistinct(), options.emMode());
         if (suite == Suite.NONE) {
             if (explicitSuite != null) throw new UserError("--suite and --no-suite cannot be used together");
             return new Scoring(original, Optional.empty(), options, em);

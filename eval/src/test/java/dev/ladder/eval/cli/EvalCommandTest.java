@@ -56,10 +56,21 @@ class EvalCommandTest {
         Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite");
         assertThat(r.err()).isEmpty();
         assertThat(r.code()).isZero();
-        assertThat(r.out()).startsWith("classicmodels test: 200 items, EX mode spider")
+        assertThat(r.out()).startsWith("classicmodels test: 200 items, EX mode spider, EM mode semantic")
+                .contains("EM (semantic)").doesNotContain("spider-strict")
                 .contains("TS missing", "196 items without a prediction", "category", "difficulty");
         // 3 of 200 right on VA, EX and EM
         assertThat(r.out()).containsPattern("all\\s+200\\s+0\\.015\\s+0\\.015\\s+0\\.015\\s+missing");
+    }
+
+    @Test
+    void spiderStrictEmIsNamedInEveryTable() throws IOException {
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite",
+                "--em-mode", "spider-strict");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("EM mode spider-strict").doesNotContain("semantic");
+        // the summary, category and difficulty tables each name the mode in the EM column
+        assertThat(r.out().split("EM \\(spider-strict\\)", -1)).hasSize(4);
     }
 
     @Test
@@ -72,6 +83,7 @@ class EvalCommandTest {
         assertThat(root.get("VA").asDouble()).isEqualTo(0.015);
         assertThat(root.get("TS").isNull()).isTrue();
         assertThat(root.get("ex_mode").asText()).isEqualTo("bird");
+        assertThat(root.get("em_mode").asText()).isEqualTo("semantic");
         JsonNode first = root.get("items").get(0);
         assertThat(first.get("VA").asBoolean()).isTrue();
         assertThat(first.get("EX").asBoolean()).isTrue();
@@ -123,11 +135,12 @@ class EvalCommandTest {
                 List.of("eval", "--gold", gold.toString(), "--pred", onePred.toString(), "--no-suite"),
                 List.of("eval", "--benchmark", "classicmodels", "--pred", dir.resolve("absent.jsonl").toString()),
                 List.of("eval", "--gold", gold.toString(), "--pred", onePred.toString(), "--ex-mode", "fuzzy"),
+                List.of("eval", "--gold", gold.toString(), "--pred", onePred.toString(), "--em-mode", "strict"),
                 List.of("eval", "--gold", gold.toString(), "--pred", twoPred.toString(), "--suite", emptyDir.toString()),
                 List.of("eval", "--benchmark", "classicmodels", "--gold", gold.toString(), "--pred", onePred.toString()),
                 List.of("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", twoPred.toString(), "--suite", emptyDir.toString()));
         List<String> expected = List.of("cm-test-999", "has 1 predictions but", "no such prediction file",
-                "unknown --ex-mode 'fuzzy'", "manifest", "mutually exclusive", "--suite needs the embedded database");
+                "unknown --ex-mode 'fuzzy'", "unknown --em-mode 'strict'", "manifest", "mutually exclusive", "--suite needs the embedded database");
         for (int i = 0; i < cases.size(); i++) {
             Run r = run(cases.get(i).toArray(String[]::new));
             assertThat(r.code()).as(String.join(" ", cases.get(i))).isEqualTo(2);

@@ -139,6 +139,9 @@ class RunResumeTest {
                 """.formatted(tmp.resolve("small-run"), model));
         LadderCliTest.Run first = LadderCliTest.run("run", yaml.toString(), "--no-generation-cache", "--no-progress");
         assertThat(first.code()).as(first.err()).isZero();
+        // the run names its EM mode in its config and its environment
+        assertThat(Files.readString(tmp.resolve("small-run").resolve("config.yaml"))).contains("em_mode: semantic");
+        assertThat(Files.readString(tmp.resolve("small-run").resolve("environment.json"))).contains("\"scorers.em_mode\" : \"semantic\"");
 
         // another limit is another experiment: refused, one line naming config.yaml
         LadderCliTest.Run other = LadderCliTest.run("run", yaml.toString(), "--limit", "1", "--no-generation-cache", "--no-progress");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.score.ExMode;
+import dev.ladder.eval.score.em.EmMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +102,7 @@ class ExperimentLoaderTest {
             "'scorers: {ex_mode: Bird}\n'                              | scorers.ex_mode          | did you mean 'bird'",
             "'scorers: {ts: none, suite: /tmp}\n'                      | scorers.suite            | 'ts: none'",
             "'scorers: {tolerance: -0.1}\n'                            | scorers.tolerance        | must be >= 0",
+            "'scorers: {em_mode: strict}\n'                            | scorers.em_mode          | spider-strict",
     })
     void rejectsBadFieldsNamingThem(String extra, String field, String problem) {
         String text = VALID + extra.replace("\\n", "\n");
@@ -248,7 +250,7 @@ class ExperimentLoaderTest {
                   stop_at_semicolon: false
                   timeout_seconds: 2.5
                   row_cap: 50
-                scorers: {ex_mode: bird, keep_distinct: true, tolerance: 1e-6, suite: '%s'}
+                scorers: {ex_mode: bird, keep_distinct: true, tolerance: 1e-6, suite: '%s', em_mode: spider-strict}
                 """.formatted(suite);
         Experiment e = ExperimentLoader.parse(unusual, "u.yaml");
         assertThat(e.sqlMode()).isEqualTo(dev.ladder.pipeline.db.SqlMode.MYSQL8);
@@ -259,7 +261,9 @@ class ExperimentLoaderTest {
                 "auto", "cuda:1", "nf4"));
         assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 1, List.of("\n\n", ";", "null"),
                 false, Duration.ofMillis(2500), 50));
-        assertThat(e.scorers()).isEqualTo(new ScorerSpec(ExMode.BIRD, true, 1e-6, ScorerSpec.Ts.SUITE, suite));
+        assertThat(e.scorers()).isEqualTo(new ScorerSpec(ExMode.BIRD, true, 1e-6, ScorerSpec.Ts.SUITE, suite,
+                EmMode.SPIDER_STRICT));
+        assertThat(e.scorers().exOptions().emMode()).isEqualTo(EmMode.SPIDER_STRICT);
         String resolved = e.toResolvedYaml();
         assertThat(ExperimentLoader.parse(resolved, "resolved.yaml")).isEqualTo(e);
         // fixed key order, every field present

@@ -149,4 +149,18 @@ class ScoringTest {
         assertThat(alt.flags()).contains("alternative");
         assertThat(alt.ex()).isFalse();
     }
+
+    @Test
+    void tiedSortKeysOnMariaDbScoreTheSameWhicheverRowsTheEngineReturns() {
+        // many customers share a country: the order within a country, and which tied rows LIMIT keeps, are free
+        String gold = "SELECT customerName, country FROM customers ORDER BY country LIMIT 7";
+        Scoring s = scoring(ExOptions.DEFAULT, true);
+        for (String pred : List.of(gold, "SELECT customerName, country FROM customers ORDER BY country, customerName DESC LIMIT 7",
+                "SELECT country, customerName FROM customers ORDER BY country, customerNumber DESC LIMIT 7")) {
+            ItemScore r = score(s, gold, pred);
+            assertThat(r.ex()).as(pred).isTrue();
+            assertThat(r.ts()).as(pred).isTrue();
+        }
+        assertThat(score(s, gold, "SELECT customerName, country FROM customers ORDER BY country DESC LIMIT 7").ex()).isFalse();
+    }
 }

@@ -99,6 +99,12 @@ final class ComponentExtractor {
 
     private static final String MASK = "?";
 
+    /** MySQL time units: JSqlParser reads TIMESTAMPDIFF(MONTH, a, b)'s unit as a column. */
+    private static final Set<String> TIME_UNITS = Set.of("microsecond", "second", "minute", "hour", "day", "week",
+            "month", "quarter", "year", "second_microsecond", "minute_microsecond", "minute_second",
+            "hour_microsecond", "hour_second", "hour_minute", "day_microsecond", "day_second", "day_minute",
+            "day_hour", "year_month");
+
     /** NOT (a op b) written as a comparison with the complementary operator. */
     private static final Map<String, String> NEGATED = Map.of("=", "!=", "!=", "=", "<", ">=", ">=", "<", ">", "<=",
             "<=", ">");
@@ -107,11 +113,21 @@ final class ComponentExtractor {
     private final boolean compareValues;
     /** false (Spider's DISABLE_DISTINCT): SELECT DISTINCT and an aggregate's DISTINCT are not compared. */
     private final boolean compareDistinct;
+    /**
+     * true (predictions): a table or column the schema does not know, or a clause EM does not compare
+     * (TOP, QUALIFY, ...), is an error rather than text, so a query that cannot run never matches.
+     */
+    private final boolean strict;
 
     ComponentExtractor(SchemaIndex schema, boolean compareValues, boolean compareDistinct) {
+        this(schema, compareValues, compareDistinct, false);
+    }
+
+    ComponentExtractor(SchemaIndex schema, boolean compareValues, boolean compareDistinct, boolean strict) {
         this.schema = schema;
         this.compareValues = compareValues;
         this.compareDistinct = compareDistinct;
+        this.strict = strict;
     }
 
     SqlUnit extract(Select select) {
@@ -244,6 +260,7 @@ final class ComponentExtractor {
     }
 
     private SqlUnit plain(PlainSelect ps, Env env) {
+        if (strict) rejectUncompared(ps);
         Scope scope = new Scope(env.scope());
         List<String> tables = new ArrayList<>();
         Set<String> kw = new TreeSet<>();
@@ -326,6 +343,18 @@ final class ComponentExtractor {
                 where.shape(), group, having, order, limit, null, null, kw);
     }
 
+    /** Clauses JSqlParser accepts that no component compares: ignoring them would let different queries match. */
+    private static void rejectUncompared(PlainSelect ps) {
+        String clause = ps.getTop() != null ? "TOP" : ps.getFirst() != null ? "FIRST" : ps.getSkip() != null ? "SKIP"
+                : ps.getQualify() != null ? "QUALIFY" : ps.getWindowDefinitions() != null ? "WINDOW"
+                : ps.getOracleHierarchical() != null ? "CONNECT BY" : ps.getIntoTables() != null ? "INTO"
+                : ps.getForMode() != null ? "FOR UPDATE/SHARE" : ps.getForClause() != null ? "FOR"
+                : ps.getLateralViews() != null && !ps.getLateralViews().isEmpty() ? "LATERAL VIEW" : null;
+        if (clause == null && ps.getFromItem() != null
+                && (ps.getFromItem().getPivot() != null || ps.getFromItem().getUnPivot() != null)) clause = "PIVOT";
+        if (clause != null) throw new UnsupportedSqlException("exact match does not compare " + clause);
+    }
+
     private static String direction(OrderByElement o) {
         String dir = o.isAsc() ? "asc" : "desc";
         if (o.getNullOrdering() != null) dir += " " + lower(o.getNullOrdering().name().replace('_', ' '));
@@ -387,6 +416,7 @@ final class ComponentExtractor {
                 addDerived(body, outputs, alias != null ? alias : name, scope, tables);
                 return;
             }
+            if (strict && schema.known() && !schema.hasTable(name)) throw new UnsupportedSqlException("unknown table " + name);
             tables.add(name);
             scope.sources.add(new Source(alias, name, null, List.of(), schema.columnsOf(name)));
         } else if (item instanceof ParenthesedSelect p) {
@@ -398,6 +428,7 @@ final class ComponentExtractor {
                 for (Join j : pf.getJoins()) join(j, env, scope, tables, kw, ons);
             }
         } else {
+            if (strict) throw new UnsupportedSqlException("exact match does not compare FROM " + item.getClass().getSimpleName());
             tables.add(lower(String.valueOf(item)));
         }
     }
@@ -852,16 +883,42 @@ final class ComponentExtractor {
             if (ctx.mode() == AliasMode.COLUMN_FIRST && ctx.aliases().containsKey(name)) return alias(name, ctx);
             if (quotedString(c, ctx)) return literal(new StringValue(rawName.substring(1, rawName.length() - 1)));
             Scope scope = ctx.env().scope();
+            if (strict && !ctx.aliases().containsKey(name) && !TIME_UNITS.contains(name) && allKnownTables(scope)) {
+                throw new UnsupportedSqlException("unknown column " + name);
+            }
             if (scope != null && scope.sources.size() == 1) return qualify(scope.sources.get(0), name);
             return name;
         }
         for (Scope s = ctx.env().scope(); s != null; s = s.parent) {
             for (Source src : s.sources) {
-                if (src.answersTo(qualifier)) return qualify(src, name);
+                if (!src.answersTo(qualifier)) continue;
+                if (strict && src.table() != null && src.columns() != null && !src.columns().contains(name)) {
+                    throw new UnsupportedSqlException("unknown column " + qualifier + "." + name);
+                }
+                return qualify(src, name);
             }
+        }
+        if (strict && allKnownTables(ctx.env().scope())) {
+            throw new UnsupportedSqlException("unknown table or alias " + qualifier + " in " + qualifier + "." + name);
         }
         if (schema.hasTable(qualifier)) return schema.column(qualifier, name);
         return qualifier + "." + name;
+    }
+
+    /**
+     * Whether every source in scope is a schema table with known columns (a name none of them has then
+     * cannot run); derived tables and CTEs make the answer unsure, and unsure never rejects.
+     */
+    private boolean allKnownTables(Scope start) {
+        if (start == null || !schema.known()) return false;
+        boolean any = false;
+        for (Scope s = start; s != null; s = s.parent) {
+            for (Source src : s.sources) {
+                if (src.table() == null || src.columns() == null) return false;
+                any = true;
+            }
+        }
+        return any;
     }
 
     /** MySQL reads a "double-quoted" name that is no column (and no alias) as a string literal. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -22,7 +23,11 @@ import net.sf.jsqlparser.statement.select.Select;
 public final class ExactMatch {
 
     private final ComponentExtractor extractor;
+    /** For predictions: unknown names and uncompared clauses are errors (they cannot run, or EM cannot see them). */
+    private final ComponentExtractor strictExtractor;
     private final boolean compareValues;
+    private final EmMode mode;
+    private final SpiderParserCheck spiderCheck;
 
     /**
      * @param schema        resolves unqualified columns and aliases to {@code table.column} and links
@@ -48,8 +53,21 @@ public final class ExactMatch {
      *                        DISTINCT; true compares them (what {@code --keep-distinct} asks for)
      */
     public ExactMatch(Schema schema, boolean compareValues, boolean foldForeignKeys, boolean compareDistinct) {
-        this.extractor = new ComponentExtractor(new SchemaIndex(schema, foldForeignKeys), compareValues, compareDistinct);
+        this(schema, compareValues, foldForeignKeys, compareDistinct, EmMode.SEMANTIC);
+    }
+
+    /** @param mode {@link EmMode#SPIDER_STRICT} scores 0 where the official parser cannot read gold or prediction */
+    public ExactMatch(Schema schema, boolean compareValues, boolean foldForeignKeys, boolean compareDistinct, EmMode mode) {
+        this.mode = mode;
+        SchemaIndex index = new SchemaIndex(schema, foldForeignKeys);
+        this.extractor = new ComponentExtractor(index, compareValues, compareDistinct);
+        this.strictExtractor = new ComponentExtractor(index, compareValues, compareDistinct, true);
         this.compareValues = compareValues;
+        this.spiderCheck = new SpiderParserCheck(index.allColumnNames());
+    }
+
+    public EmMode mode() {
+        return mode;
     }
 
     public boolean comparesValues() {
@@ -69,9 +87,15 @@ public final class ExactMatch {
             throw new IllegalArgumentException("gold SQL cannot be scored by exact match: " + e.getMessage()
                     + " (gold: " + abbreviate(goldSql) + ")", e);
         }
+        if (mode == EmMode.SPIDER_STRICT) {
+            Optional<String> g = spiderCheck.unreadable(goldSql);
+            if (g.isPresent()) return EmScore.failed(unscored(gold), "spider-strict: the official parser cannot read the gold: " + g.get());
+            Optional<String> p = predictedSql == null ? Optional.empty() : spiderCheck.unreadable(predictedSql);
+            if (p.isPresent()) return EmScore.failed(unscored(gold), "spider-strict: the official parser cannot read the prediction: " + p.get());
+        }
         SqlUnit pred;
         try {
-            pred = analyse(predictedSql);
+            pred = analyse(predictedSql, strictExtractor);
         } catch (IllegalArgumentException e) {
             return EmScore.failed(unscored(gold), e.getMessage());
         }
@@ -84,6 +108,10 @@ public final class ExactMatch {
      * @throws IllegalArgumentException naming the problem when the SQL cannot be parsed or analysed
      */
     public SqlUnit analyse(String sql) {
+        return analyse(sql, extractor);
+    }
+
+    private static SqlUnit analyse(String sql, ComponentExtractor extractor) {
         Select select = parse(sql);
         try {
             return extractor.extract(select);

@@ -65,6 +65,18 @@ final class SchemaIndex {
         return p;
     }
 
+    /** Whether there is a schema to check names against. */
+    boolean known() {
+        return !columns.isEmpty();
+    }
+
+    /** Every column name of the schema, lower-cased. */
+    Set<String> allColumnNames() {
+        Set<String> all = new HashSet<>();
+        columns.values().forEach(all::addAll);
+        return all;
+    }
+
     boolean hasTable(String table) {
         return columns.containsKey(table);
     }

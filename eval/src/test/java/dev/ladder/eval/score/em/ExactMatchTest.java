@@ -407,4 +407,30 @@ class ExactMatchTest {
         assertThat(List.copyOf(c.keySet())).isEqualTo(List.of("select", "select(no AGG)", "where", "where(no OP)",
                 "group(no Having)", "group", "order", "and/or", "IUEN", "keywords"));
     }
+
+    /** A prediction that cannot run (a name the schema lacks) or that has a clause EM ignores never matches. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SELECT city FROM offices WHERE country = 'USA' | SELECT city FROM offices WHERE countryy = 'USA' | unknown column countryy",
+        "SELECT city FROM offices WHERE country = 'USA' | SELECT o.city FROM offices o WHERE o.nation = 'USA' | unknown column o.nation",
+        "SELECT city FROM offices WHERE country = 'USA' | SELECT x.city FROM offices o WHERE o.country = 'USA' | unknown table or alias x",
+        "SELECT city FROM offices | SELECT city FROM office | unknown table office",
+        "SELECT city FROM offices ORDER BY city LIMIT 1 | SELECT TOP 1 city FROM offices ORDER BY city | does not compare TOP",
+        "SELECT city FROM offices | SELECT TOP 1 city FROM offices | does not compare TOP",
+        "SELECT city FROM offices | SELECT city FROM offices QUALIFY city > 'A' | does not compare QUALIFY",
+    })
+    void predictionsThatCannotRunOrHideAClauseNeverMatch(String gold, String pred, String reason) {
+        EmScore s = EM.score(gold, pred);
+        assertThat(s.match()).isFalse();
+        assertThat(s.error()).contains(reason);
+    }
+
+    @Test
+    void namesThatResolveStillMatch() {
+        // select aliases, derived tables and correlated references are not unknown names
+        assertMatch("SELECT city AS c FROM offices ORDER BY c", "SELECT city AS c FROM offices ORDER BY city");
+        assertMatch("SELECT t.city FROM (SELECT city FROM offices) AS t", "SELECT t.city FROM (SELECT city FROM offices) t");
+        assertMatch("SELECT city FROM offices o WHERE EXISTS (SELECT 1 FROM employees e WHERE e.officeCode = o.officeCode)",
+                "SELECT city FROM offices AS o WHERE EXISTS (SELECT 1 FROM employees AS e WHERE e.officeCode = o.officeCode)");
+    }
 }

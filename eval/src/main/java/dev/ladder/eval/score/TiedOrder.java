@@ -1,0 +1,171 @@
+package dev.ladder.eval.score;
+
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.db.QueryResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SelectItem;
+
+/**
+ * The order an ordered gold really fixes: its rows cut into runs of equal ORDER BY key values. Rows of
+ * one run may come in any order (the engine picks one, and may pick another next time); a run that a
+ * LIMIT or OFFSET cuts carries its whole tie group as the pool its rows may be chosen from.
+ *
+ * @param width the gold's column count
+ * @param runs  the gold's rows, run by run, in order (canonical comparison keys)
+ */
+public record TiedOrder(int width, List<Run> runs) {
+
+    /**
+     * @param size how many rows of the result this run holds
+     * @param pool the rows with this run's key value (more than {@code size} when LIMIT/OFFSET cut the tie)
+     */
+    public record Run(int size, List<List<Object>> pool) {}
+
+    private static final String KEY_PREFIX = "ladder_tie_key_";
+    /** Bound on the unlimited gold run to find tie groups; beyond it, order is compared strictly. */
+    private static final int ROW_CAP = 100_000;
+
+    public int rowCount() {
+        return runs.stream().mapToInt(Run::size).sum();
+    }
+
+    /**
+     * The tie structure of {@code goldSql} (already prepared for execution) on {@code db}, or empty when
+     * it cannot be found (not a single SELECT with ORDER BY, a non-literal LIMIT, DISTINCT with an
+     * unselected sort key, the rewritten query fails or hits the row cap): order is then strict.
+     */
+    public static Optional<TiedOrder> of(Database db, String goldSql) {
+        PlainSelect select;
+        try {
+            String text = goldSql.strip();
+            while (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
+            if (!(CCJSqlParserUtil.parse(text) instanceof PlainSelect p)) return Optional.empty();
+            select = p;
+        } catch (JSQLParserException | RuntimeException e) {
+            return Optional.empty();
+        }
+        List<OrderByElement> orderBy = select.getOrderByElements();
+        if (orderBy == null || orderBy.isEmpty()) return Optional.empty();
+        boolean star = select.getSelectItems().stream().anyMatch(i -> i.getExpression().toString().endsWith("*"));
+        List<Integer> itemKeys = new ArrayList<>(); // index into the select items, or -(k+1) for appended key k
+        int appended = 0;
+        for (OrderByElement o : orderBy) {
+            int index = resolve(select, o.getExpression());
+            if (index < 0) {
+                if (select.getDistinct() != null) return Optional.empty();
+                select.addSelectItem(o.getExpression(), new Alias(KEY_PREFIX + appended));
+                index = -(++appended);
+            }
+            itemKeys.add(index);
+        }
+        long start = 0;
+        Long end = null;
+        if (select.getLimit() != null) {
+            if (!(select.getLimit().getRowCount() instanceof LongValue count)) {
+                if (select.getLimit().getRowCount() != null) return Optional.empty();
+            } else {
+                end = count.getValue();
+            }
+            if (select.getLimit().getOffset() != null) {
+                if (!(select.getLimit().getOffset() instanceof LongValue off)) return Optional.empty();
+                start = off.getValue();
+            }
+        }
+        if (select.getOffset() != null) {
+            if (!(select.getOffset().getOffset() instanceof LongValue off)) return Optional.empty();
+            start = off.getValue();
+        }
+        if (end != null) end += start;
+        select.setLimit(null);
+        select.setOffset(null);
+        if (select.getFetch() != null) return Optional.empty();
+
+        Execution ex = db.execute(select.toString(), ExecutionLimits.DEFAULT.withRowCap(ROW_CAP));
+        if (!(ex instanceof Execution.Success ok) || ok.result().truncated()) return Optional.empty();
+        QueryResult all = ok.result();
+        int width = all.columns().size() - appended;
+        // the appended keys are the last columns; a * item makes item positions differ from columns
+        List<Integer> keyColumns = new ArrayList<>();
+        for (int k : itemKeys) {
+            if (k >= 0 && star) return Optional.empty();
+            keyColumns.add(k >= 0 ? k : width + (-k - 1));
+        }
+        return Optional.of(runs(ResultComparison.keys(all.rows()), width, keyColumns, start, end));
+    }
+
+    static TiedOrder runs(List<List<Object>> rows, int width, List<Integer> keyColumns, long start, Long end) {
+        int from = (int) Math.min(start, rows.size());
+        int to = end == null ? rows.size() : (int) Math.min(end, rows.size());
+        List<Run> runs = new ArrayList<>();
+        int i = from;
+        while (i < to) {
+            int j = i + 1;
+            while (j < to && sameKey(rows.get(i), rows.get(j), keyColumns)) j++;
+            // the tie group may reach past the window: its rows are all valid choices
+            int lo = i;
+            while (lo > 0 && sameKey(rows.get(lo - 1), rows.get(i), keyColumns)) lo--;
+            int hi = j;
+            while (hi < rows.size() && sameKey(rows.get(hi), rows.get(i), keyColumns)) hi++;
+            List<List<Object>> pool = new ArrayList<>(hi - lo);
+            for (int k = lo; k < hi; k++) pool.add(List.copyOf(rows.get(k).subList(0, width)));
+            runs.add(new Run(j - i, pool));
+            i = j;
+        }
+        return new TiedOrder(width, List.copyOf(runs));
+    }
+
+    /** Index of the SELECT item an ORDER BY expression names (position, alias or same text), or -1. */
+    private static int resolve(PlainSelect select, Expression e) {
+        List<SelectItem<?>> items = select.getSelectItems();
+        if (e instanceof LongValue pos) {
+            return pos.getValue() >= 1 && pos.getValue() <= items.size() ? (int) pos.getValue() - 1 : -1;
+        }
+        for (int i = 0; i < items.size(); i++) {
+            SelectItem<?> item = items.get(i);
+            if (e instanceof Column c && c.getTable() == null && item.getAlias() != null
+                    && unquote(item.getAlias().getName()).equalsIgnoreCase(unquote(c.getColumnName()))) {
+                return i;
+            }
+            if (item.getExpression() != null && item.getExpression().toString().equalsIgnoreCase(e.toString())) return i;
+        }
+        return -1;
+    }
+
+    private static String unquote(String s) {
+        return s.replace("`", "").replace("\"", "");
+    }
+
+    /**
+     * Equal sort keys as the engine sees them: text ties ignoring case and trailing spaces (MariaDB's
+     * default collations), so a wider run never makes an engine-chosen order fail.
+     */
+    private static boolean sameKey(List<Object> a, List<Object> b, List<Integer> keys) {
+        for (int k : keys) {
+            Object x = a.get(k);
+            Object y = b.get(k);
+            if (x instanceof String s && y instanceof String t) {
+                if (!fold(s).equals(fold(t))) return false;
+            } else if (x == null ? y != null : !x.equals(y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String fold(String s) {
+        return s.stripTrailing().toLowerCase(Locale.ROOT);
+    }
+}

@@ -63,6 +63,12 @@ final class ReportCommand implements Callable<Integer> {
 
     /** Reads each run's results store and writes one report (merged when there are several runs). */
     static void writeReport(List<Path> runDirs, Path target, Set<ReportWriter.Format> formats) {
+        // EM of two modes side by side would read as one measure: runs scored in different modes are reported apart
+        java.util.Map<String, String> emModes = new java.util.TreeMap<>();
+        for (Path dir : runDirs) emModes.put(dir.toString(), emMode(dir));
+        if (new java.util.HashSet<>(emModes.values()).size() > 1) {
+            throw new UserError("these runs scored EM in different modes (" + emModes + "): report them apart");
+        }
         List<Report.Run> runs = new ArrayList<>();
         for (Path dir : runDirs) {
             Path results = dir.resolve(RunDirectory.RESULTS);
@@ -82,5 +88,17 @@ final class ReportCommand implements Callable<Integer> {
                 ? Report.of(runs.get(0).cells(), runs.get(0).results())
                 : Report.merge(runs, Report.Options.DEFAULT);
         ReportWriter.write(report, target, formats);
+    }
+
+    /** The EM mode a run was scored with (environment.json's scorers.em_mode; runs made before it: semantic). */
+    static String emMode(Path runDir) {
+        Path env = runDir.resolve(RunDirectory.ENVIRONMENT);
+        if (!Files.isRegularFile(env)) return "semantic";
+        try {
+            var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(env.toFile()).get("scorers.em_mode");
+            return node == null ? "semantic" : node.asText();
+        } catch (java.io.IOException e) {
+            throw new UserError("cannot read " + env + ": " + e.getMessage());
+        }
     }
 }

@@ -1,10 +1,9 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,15 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** 'ladder bench info|check' on every input format: plain JSONL pairs, Spider folders, plain JSON arrays. */
 class BenchFormatsTest {
 
-    record Run(int code, String out, String err) {}
-
     @TempDir Path dir;
 
     private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Ladder.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
+        return LadderCliTest.run(args);
     }
 
     private static Path shop(Path db) throws IOException {

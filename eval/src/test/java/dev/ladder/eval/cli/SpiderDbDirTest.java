@@ -1,12 +1,11 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,15 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** 'ladder eval --gold' with bare db_ids resolved in a Spider database folder (--db-dir DIR/<db_id>/<db_id>.sqlite). */
 class SpiderDbDirTest {
 
-    record Run(int code, String out, String err) {}
-
     @TempDir Path dir;
 
     private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Ladder.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
+        return LadderCliTest.run(args);
     }
 
     private static void sqlite(Path file, String... statements) throws IOException {

@@ -1,12 +1,11 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,15 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** 'ladder sql DB' takes the query as an argument, from --file PATH or from stdin ('-'): exactly one of them. */
 class SqlInputTest {
 
-    record Run(int code, String out, String err) {}
-
     @TempDir Path dir;
 
     private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Ladder.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
+        return LadderCliTest.run(args);
     }
 
     private Path sqlite() throws IOException {

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ladder.adapters.TinyAdapters;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
-import dev.ladder.inference.Completion;
-import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
-import dev.ladder.inference.PromptFormat;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
 import dev.ladder.pipeline.db.TestData;
@@ -58,29 +55,7 @@ class ModelResidencyTest {
             ModelLoader.Loaded real = ModelLoader.load(dir, adapterDir, spec, log);
             loads.add(adapterDir == null ? "base" : "qlora");
             mostOpen = Math.max(mostOpen, open.incrementAndGet());
-            LanguageModel inner = real.model();
-            LanguageModel counted = new LanguageModel() {
-                @Override
-                public List<Completion> generate(List<GenerationRequest> requests) {
-                    return inner.generate(requests);
-                }
-
-                @Override
-                public String name() {
-                    return inner.name();
-                }
-
-                @Override
-                public PromptFormat promptFormat() {
-                    return inner.promptFormat();
-                }
-
-                @Override
-                public void close() {
-                    open.decrementAndGet();
-                    inner.close();
-                }
-            };
+            LanguageModel counted = new WrappedModel(real.model(), () -> { }, open::decrementAndGet);
             return new ModelLoader.Loaded(counted, real.device(), real.dtype(), real.plan(), real.report());
         }
     }

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
-import dev.ladder.inference.Completion;
-import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
-import dev.ladder.inference.PromptFormat;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
 import dev.ladder.pipeline.db.InfrastructureError;
@@ -69,29 +66,9 @@ class RunFaultsTest {
         return (dir, adapter, spec, log) -> {
             ModelLoader.Loaded real = ModelLoader.load(dir, adapter, spec, log);
             AtomicInteger calls = new AtomicInteger();
-            LanguageModel inner = real.model();
-            LanguageModel failing = new LanguageModel() {
-                @Override
-                public List<Completion> generate(List<GenerationRequest> requests) {
-                    if (calls.incrementAndGet() == n) throw failure.get();
-                    return inner.generate(requests);
-                }
-
-                @Override
-                public String name() {
-                    return inner.name();
-                }
-
-                @Override
-                public PromptFormat promptFormat() {
-                    return inner.promptFormat();
-                }
-
-                @Override
-                public void close() {
-                    inner.close();
-                }
-            };
+            LanguageModel failing = new WrappedModel(real.model(), () -> {
+                if (calls.incrementAndGet() == n) throw failure.get();
+            }, () -> { });
             return new ModelLoader.Loaded(failing, real.device(), real.dtype(), real.plan(), real.report());
         };
     }

@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,15 +21,8 @@ class BenchCheckTest {
     }
 
     private Path sqlite() throws IOException {
-        Path db = dir.resolve("shop.sqlite");
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
-             java.sql.Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, price INTEGER)");
-            st.execute("INSERT INTO item VALUES (1, 5), (2, 7)");
-        } catch (java.sql.SQLException e) {
-            throw new IOException(e);
-        }
-        return db;
+        return SqliteFixtures.create(dir.resolve("shop.sqlite"),
+                "CREATE TABLE item (id INTEGER PRIMARY KEY, price INTEGER)", "INSERT INTO item VALUES (1, 5), (2, 7)");
     }
 
     private static String item(String id, String sql, String alternatives) {

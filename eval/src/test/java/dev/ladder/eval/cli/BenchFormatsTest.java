@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,15 +21,8 @@ class BenchFormatsTest {
     }
 
     private static Path shop(Path db) throws IOException {
-        Files.createDirectories(db.getParent());
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
-             java.sql.Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price INTEGER)");
-            st.execute("INSERT INTO item VALUES (1, 'pen', 5), (2, 'ink', 7)");
-        } catch (java.sql.SQLException e) {
-            throw new IOException(e);
-        }
-        return db;
+        return SqliteFixtures.create(db, "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price INTEGER)",
+                "INSERT INTO item VALUES (1, 'pen', 5), (2, 'ink', 7)");
     }
 
     @Test

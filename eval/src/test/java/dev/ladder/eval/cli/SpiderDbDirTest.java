@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,13 +23,7 @@ class SpiderDbDirTest {
     }
 
     private static void sqlite(Path file, String... statements) throws IOException {
-        Files.createDirectories(file.getParent());
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
-             java.sql.Statement st = c.createStatement()) {
-            for (String s : statements) st.execute(s);
-        } catch (java.sql.SQLException e) {
-            throw new IOException(e);
-        }
+        SqliteFixtures.create(file, statements);
     }
 
     @Test

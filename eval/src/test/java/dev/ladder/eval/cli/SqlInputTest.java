@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,15 +23,8 @@ class SqlInputTest {
     }
 
     private Path sqlite() throws IOException {
-        Path db = dir.resolve("n.sqlite");
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
-             java.sql.Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE n (v INTEGER)");
-            st.execute("INSERT INTO n VALUES (1), (2), (3)");
-        } catch (java.sql.SQLException e) {
-            throw new IOException(e);
-        }
-        return db;
+        return SqliteFixtures.create(dir.resolve("n.sqlite"), "CREATE TABLE n (v INTEGER)",
+                "INSERT INTO n VALUES (1), (2), (3)");
     }
 
     /** Longer than one argument may be on Linux (MAX_ARG_STRLEN, 128 KiB). */

@@ -1,5 +1,6 @@
 package dev.ladder.eval.score;
 
+import dev.ladder.eval.SqliteFixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.score.em.ExactMatch;
@@ -7,9 +8,6 @@ import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
 import dev.ladder.pipeline.db.Dialect;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -39,10 +37,7 @@ class SpiderPostprocessTest {
     @Test
     void aPredictionWithASpacedComparisonRunsAsTheReferenceRunsIt() throws Exception {
         Path file = dir.resolve("t.sqlite");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t (x INTEGER)");
-            st.execute("INSERT INTO t VALUES (1), (2), (3)");
-        }
+        SqliteFixtures.create(file, "CREATE TABLE t (x INTEGER)", "INSERT INTO t VALUES (1), (2), (3)");
         try (Database db = Databases.sqlite(file)) {
             Scoring s = new Scoring(db, Optional.empty(), SPIDER, new ExactMatch(db.schema(), false));
             ItemScore score = s.score("q", "filter", List.of("SELECT x FROM t WHERE x >= 2"), "SELECT x FROM t WHERE x > = 2");

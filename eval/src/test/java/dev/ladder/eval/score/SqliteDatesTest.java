@@ -1,14 +1,12 @@
 package dev.ladder.eval.score;
 
+import dev.ladder.eval.SqliteFixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -22,11 +20,10 @@ class SqliteDatesTest {
 
     private Database transcripts() throws Exception {
         Path file = dir.resolve("transcripts.sqlite");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE Transcripts (transcript_id INTEGER PRIMARY KEY, transcript_date DATETIME, issued DATE)");
-            st.execute("INSERT INTO Transcripts VALUES (1, '1975-10-28 15:39:04', '1975-10-28'), "
-                    + "(2, '2013-09-17 18:08:37', '2013-09-17'), (3, '1988-02-23 00:00:00', '1988-02-23')");
-        }
+        SqliteFixtures.create(file,
+                "CREATE TABLE Transcripts (transcript_id INTEGER PRIMARY KEY, transcript_date DATETIME, issued DATE)",
+                "INSERT INTO Transcripts VALUES (1, '1975-10-28 15:39:04', '1975-10-28'), "
+                        + "(2, '2013-09-17 18:08:37', '2013-09-17'), (3, '1988-02-23 00:00:00', '1988-02-23')");
         return Databases.sqlite(file);
     }
 

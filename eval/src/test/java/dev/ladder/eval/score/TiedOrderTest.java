@@ -1,14 +1,12 @@
 package dev.ladder.eval.score;
 
+import dev.ladder.eval.SqliteFixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -26,11 +24,9 @@ class TiedOrderTest {
     @BeforeAll
     static void setUp() throws Exception {
         Path file = dir.resolve("ties.sqlite");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE t (name TEXT, score INTEGER)");
-            // b, c and d tie on score; insertion order is the order SQLite returns ties in
-            st.execute("INSERT INTO t VALUES ('a', 3), ('b', 2), ('c', 2), ('d', 2), ('e', 1)");
-        }
+        // b, c and d tie on score; insertion order is the order SQLite returns ties in
+        SqliteFixtures.create(file, "CREATE TABLE t (name TEXT, score INTEGER)",
+                "INSERT INTO t VALUES ('a', 3), ('b', 2), ('c', 2), ('d', 2), ('e', 1)");
         db = Databases.sqlite(file);
     }
 

@@ -63,6 +63,11 @@ public record Experiment(String name, String benchmark, String split, String dat
         return models.get(rung.model());
     }
 
+    /** The settings a rung runs with: its own when it overrides any, else the experiment's. */
+    public SettingsSpec settingsOf(RungSpec rung) {
+        return rung.settings() != null ? rung.settings() : settings;
+    }
+
     /** A cell's name: the rung's, with {@code @seed} appended when the experiment has more than one seed. */
     public String cellName(RungSpec rung, long seed) {
         return seeds.size() > 1 ? rung.name() + "@" + seed : rung.name();

@@ -46,7 +46,7 @@ public final class ExperimentLoader {
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
+            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode");
 
     /** Names that end up in file names and cell names; '@' is kept for the seed suffix. */
@@ -298,6 +298,10 @@ public final class ExperimentLoader {
         double temperature = s.number("sample_temperature", d.sampleTemperature());
         if (!(temperature > 0)) throw s.error(s.field("sample_temperature"), "must be > 0, got " + temperature + " (set candidates: 0 to turn sampling off)");
         boolean tabular = s.bool("tabular_prompt", d.tabularPrompt());
+        int gateBudget = s.integer("gate_budget", d.gateBudget(), 0);
+        boolean schemaSubset = s.bool("schema_subset", d.schemaSubset());
+        boolean projection = s.bool("projection", d.projection());
+        boolean rerank = s.bool("rerank", d.rerank());
         int agentK = s.integer("agent_k", d.agentK(), 0);
         List<String> stops = s.stringList("stop_strings", d.stopStrings());
         boolean stopAtSemicolon = s.bool("stop_at_semicolon", d.stopAtSemicolon());
@@ -305,7 +309,8 @@ public final class ExperimentLoader {
         long millis = Math.round(timeoutSeconds * 1000);
         if (millis < 1) throw s.error(s.field("timeout_seconds"), "must be at least 0.001, got " + timeoutSeconds);
         int rowCap = s.integer("row_cap", d.rowCap(), 1);
-        return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, agentK, stops, stopAtSemicolon,
+        return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, gateBudget, schemaSubset,
+                projection, rerank, agentK, stops, stopAtSemicolon,
                 Duration.ofMillis(millis), rowCap);
     }
 

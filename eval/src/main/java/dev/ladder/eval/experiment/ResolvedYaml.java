@@ -52,6 +52,10 @@ final class ResolvedYaml {
         line(b, 2, "candidates", Integer.toString(s.candidates()));
         line(b, 2, "sample_temperature", num(s.sampleTemperature()));
         line(b, 2, "tabular_prompt", Boolean.toString(s.tabularPrompt()));
+        line(b, 2, "gate_budget", Integer.toString(s.gateBudget()));
+        line(b, 2, "schema_subset", Boolean.toString(s.schemaSubset()));
+        line(b, 2, "projection", Boolean.toString(s.projection()));
+        line(b, 2, "rerank", Boolean.toString(s.rerank()));
         line(b, 2, "agent_k", Integer.toString(s.agentK()));
         line(b, 2, "stop_strings", flowList(s.stopStrings().stream().map(ResolvedYaml::quoted).toList()));
         line(b, 2, "stop_at_semicolon", Boolean.toString(s.stopAtSemicolon()));

@@ -14,6 +14,10 @@ import java.util.Objects;
  * @param candidates        agent-2/3: extra sampled candidates (0: no sampling)
  * @param sampleTemperature temperature of those samples
  * @param tabularPrompt     agent-2/3: add the tabular-prompt candidate
+ * @param gateBudget        every agent stage: further seeded samples while no candidate executes (0: off)
+ * @param schemaSubset      agent-2/3: the schema subset in the extra candidates' prompts
+ * @param projection        agent-2/3: the projection contract
+ * @param rerank            agent-2/3: score the executing candidates (off: the first executing one)
  * @param agentK            exemplars in the agent chain's prompts (prompt-k0/k3 fix their own k)
  * @param stopStrings       stop strings of every request
  * @param stopAtSemicolon   also stop every request at {@code ;}
@@ -21,24 +25,27 @@ import java.util.Objects;
  * @param rowCap            rows kept per SQL execution
  */
 public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
-                           int agentK, List<String> stopStrings, boolean stopAtSemicolon, Duration timeout,
+                           int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK, List<String> stopStrings, boolean stopAtSemicolon, Duration timeout,
                            int rowCap) {
 
     /** The pipeline's defaults, so a file that says nothing runs what {@code Settings.DEFAULT} runs. */
     public static final SettingsSpec DEFAULT = new SettingsSpec(Settings.DEFAULT.maxNewTokens(),
             Settings.DEFAULT.candidates(), Settings.DEFAULT.sampleTemperature(), Settings.DEFAULT.tabularPrompt(),
-            Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.stopAtSemicolon(),
+            Settings.DEFAULT.gateBudget(), Settings.DEFAULT.schemaSubset(), Settings.DEFAULT.projection(),
+            Settings.DEFAULT.rerank(), Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.stopAtSemicolon(),
             Settings.DEFAULT.limits().timeout(),
             Settings.DEFAULT.limits().rowCap());
 
     public SettingsSpec {
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(timeout, "timeout");
+        if (gateBudget < 0) throw new IllegalArgumentException("gateBudget must be >= 0, got " + gateBudget);
     }
 
     /** The pipeline settings of a cell run with {@code seed}. */
     public Settings toSettings(long seed) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, agentK, stopStrings,
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection,
+                rerank, agentK, stopStrings,
                 stopAtSemicolon, new ExecutionLimits(timeout, rowCap));
     }
 }

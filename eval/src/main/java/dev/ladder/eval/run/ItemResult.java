@@ -26,14 +26,39 @@ import java.util.Objects;
  * @param joins           joins in the gold SQL
  * @param aggregates      aggregate function calls in the gold SQL
  * @param nesting         subquery nesting depth of the gold SQL (0: none)
+ * @param calls           model calls ({@code generate} requests) the answer made
+ * @param cachedCalls     of those, the ones the generation cache answered (no model work; their time is not the
+ *                        model's)
+ * @param exAlt           EX in the experiment's second EX mode ({@code scorers.ex_mode: [spider, bird]}), null when
+ *                        the experiment asks for one mode
  */
 public record ItemResult(String cell, String itemId, String category, String difficulty, String question,
                          String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,
                          String errorClass, String chosen, int promptTokens, int generatedTokens, long millis,
-                         int tables, int joins, int aggregates, int nesting) {
+                         int tables, int joins, int aggregates, int nesting, int calls, int cachedCalls,
+                         Boolean exAlt) {
     public ItemResult {
         Objects.requireNonNull(cell, "cell");
         Objects.requireNonNull(itemId, "itemId");
         Objects.requireNonNull(predicted, "predicted");
+        if (calls < 0 || cachedCalls < 0 || cachedCalls > calls) {
+            throw new IllegalArgumentException("calls " + calls + ", cached " + cachedCalls);
+        }
+    }
+
+    /** A row without call counts and with one EX mode. */
+    public ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                      String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,
+                      String errorClass, String chosen, int promptTokens, int generatedTokens, long millis,
+                      int tables, int joins, int aggregates, int nesting) {
+        this(cell, itemId, category, difficulty, question, gold, predicted, va, ex, em, ts, error, errorClass, chosen,
+                promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, 0, 0, null);
+    }
+
+    /** This row under another cell's name (a deterministic rung's answer reused for another seed). */
+    public ItemResult withCell(String otherCell) {
+        return new ItemResult(otherCell, itemId, category, difficulty, question, gold, predicted, va, ex, em, ts,
+                error, errorClass, chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting,
+                calls, cachedCalls, exAlt);
     }
 }

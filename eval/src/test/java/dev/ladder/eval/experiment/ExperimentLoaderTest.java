@@ -259,7 +259,7 @@ class ExperimentLoaderTest {
                 .hasMessageStartingWith("t.yaml: sql_mode: ").hasMessageContaining("unknown SQL mode 'ansi'");
         assertThat(e.models().get("qlora")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", "no/such/adapter", "djl",
                 "auto", "cuda:1", "nf4"));
-        assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 1, List.of("\n\n", ";", "null"),
+        assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 4, true, true, true, 1, List.of("\n\n", ";", "null"),
                 false, Duration.ofMillis(2500), 50));
         assertThat(e.scorers()).isEqualTo(new ScorerSpec(ExMode.BIRD, true, 1e-6, ScorerSpec.Ts.SUITE, suite,
                 EmMode.SPIDER_STRICT));

@@ -148,6 +148,11 @@ public final class AgentStrategy implements Strategy {
     }
 
     @Override
+    public boolean usesSeed(Settings s) {
+        return s.gateBudget() > 0 || (stage >= CANDIDATES && s.candidates() > 0);
+    }
+
+    @Override
     public String toString() {
         return name();
     }

@@ -17,6 +17,15 @@ import java.util.Objects;
  * @param seed              sampler seed of those samples: sample {@code i} uses {@code seed + i} (default 0)
  * @param tabularPrompt     agent-2/3: add the greedy candidate of the tabular prompt ({@code user-tabular.txt}, the
  *                          question's schema subset as a table listing with join hints). Default true.
+ * @param gateBudget        every agent stage: when no candidate executes, up to this many further seeded
+ *                          low-temperature samples of the standard prompt, drawn one at a time; the first that
+ *                          executes is the answer (default 4; 0 turns the gate's retries off)
+ * @param schemaSubset      agent-2/3: the question's schema subset is used before generation, in the prompts of the
+ *                          extra candidates (tabular and samples); the greedy standard candidate keeps the whole
+ *                          schema. Default true.
+ * @param projection        agent-2/3: the projection contract rewrites each candidate's SELECT list. Default true.
+ * @param rerank            agent-2/3: the executing candidates are scored and the best that passes the intent gate
+ *                          is chosen; off: the first executing candidate in call order. Default true.
  * @param k                 exemplars in the prompts of the agent chain (default 3: the chain starts from prompt-k3);
  *                          the prompt rungs fix their own k by name
  * @param stopStrings       stop strings of every request (default {@code "\nQuestion:"}: a base model that goes on
@@ -28,12 +37,12 @@ import java.util.Objects;
  * @param limits            limits of every execution a strategy runs (default {@link ExecutionLimits#DEFAULT})
  */
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
-                       int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits) {
+                       int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits) {
 
     /** The statement terminator, added to the stop strings when {@link #stopAtSemicolon} is on. */
     public static final String SEMICOLON = ";";
 
-    public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 3, List.of("\nQuestion:"),
+    public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 4, true, true, true, 3, List.of("\nQuestion:"),
             true, ExecutionLimits.DEFAULT);
 
     public Settings {
@@ -42,37 +51,38 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         if (!(sampleTemperature > 0) || Double.isInfinite(sampleTemperature)) {
             throw new IllegalArgumentException("sampleTemperature must be > 0, got " + sampleTemperature);
         }
+        if (gateBudget < 0) throw new IllegalArgumentException("gateBudget must be >= 0, got " + gateBudget);
         if (k < 0) throw new IllegalArgumentException("k must be >= 0, got " + k);
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(limits, "limits");
     }
 
     public Settings withMaxNewTokens(int n) {
-        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withCandidates(int n) {
-        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withSampling(double temperature, long newSeed) {
-        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withTabularPrompt(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withK(int exemplars) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, exemplars, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits);
     }
 
     public Settings withStopStrings(List<String> stops) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stops, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits);
     }
 
     public Settings withStopAtSemicolon(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, on, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits);
     }
 
     /** The stop strings a request carries: {@link #stopStrings}, then {@code ;} when {@link #stopAtSemicolon}. */
@@ -83,7 +93,16 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         return List.copyOf(stops);
     }
 
+    public Settings withGateBudget(int n) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
+    }
+
+    /** The agent-2 mechanisms' switches (the candidate count and the tabular prompt have their own). */
+    public Settings withMechanisms(boolean subset, boolean project, boolean rank) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits);
+    }
+
     public Settings withLimits(ExecutionLimits l) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, k, stopStrings, stopAtSemicolon, l);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, l);
     }
 }

@@ -12,4 +12,12 @@ public interface Strategy {
 
     /** Answers one question; never throws for anything the model writes. */
     Answer answer(Question question, StrategyContext context);
+
+    /**
+     * Whether answers under these settings depend on {@link Settings#seed()} (some request samples). A rung that
+     * does not is run once and its answers reused for every other seed of an experiment.
+     */
+    default boolean usesSeed(Settings settings) {
+        return false;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.run.ExperimentRunner;
@@ -40,8 +41,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--dtype", paramLabel = "auto|f32|f16|int8",
             description = "Load every model of the file with this dtype (default: each model's dtype:, auto).")
     String dtype;
-    @Option(names = "--limit", paramLabel = "N", description = "Only the first N items of the split.")
+    @Option(names = "--limit", paramLabel = "N",
+            description = "Only N items of the split, chosen as the file's 'subset:' says (default: stratified by category and difficulty, seeded).")
     Integer limit;
+    @Option(names = "--subset", paramLabel = "stratified|first",
+            description = "How --limit picks its items: a stratified seeded sample (default) or the first N in file order.")
+    String subset;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: the file's output).")
     Path out;
     @Option(names = "--generation-cache", paramLabel = "FILE",
@@ -73,6 +78,11 @@ final class RunCommand implements Callable<Integer> {
         if (device != null) e = e.withDeviceOverride(device);
         if (dtype != null) e = e.withDtypeOverride(dtype);
         if (limit != null) e = e.withLimit(limit);
+        if (subset != null) {
+            ItemSubset.Method method = ItemSubset.Method.parse(subset);
+            if (method == null) throw new UserError("--subset " + subset + ": use stratified or first");
+            e = e.withSubset(new ItemSubset(method, e.subset().seed()));
+        }
         if (out != null) e = e.withOutput(out);
         if (noCache && cacheFile != null) throw new UserError("--generation-cache and --no-generation-cache cannot be used together");
         Path cache = noCache ? null : cacheFile != null ? cacheFile : GenerationCache.defaultFile();

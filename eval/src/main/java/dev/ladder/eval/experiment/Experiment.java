@@ -1,5 +1,6 @@
 package dev.ladder.eval.experiment;
 
+import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.run.Cell;
 import dev.ladder.pipeline.db.SqlMode;
 import java.nio.file.Path;
@@ -20,7 +21,8 @@ import java.util.function.UnaryOperator;
  * @param benchmark a bundled benchmark name or a path ({@code Benchmarks.load})
  * @param split     the split the run answers
  * @param database  the database of items without their own {@code db} (default: the benchmark's)
- * @param limit     the first {@code limit} items of the split, or null for all
+ * @param limit     how many items of the split the run answers, or null for all
+ * @param subset    how those {@code limit} items are chosen (stratified and seeded by default)
  * @param seeds     sampling seeds; every rung runs once per seed
  * @param output    the run directory
  * @param models    model id to model, in file order (the first is the default of plain-string rungs)
@@ -30,7 +32,7 @@ import java.util.function.UnaryOperator;
  * @param scorers   scorer options
  */
 public record Experiment(String name, String benchmark, String split, String database, SqlMode sqlMode, Integer limit,
-                         List<Long> seeds, Path output, Map<String, ModelSpec> models, List<RungSpec> rungs,
+                         ItemSubset subset, List<Long> seeds, Path output, Map<String, ModelSpec> models, List<RungSpec> rungs,
                          SettingsSpec settings, ScorerSpec scorers) {
 
     public Experiment {
@@ -40,6 +42,7 @@ public record Experiment(String name, String benchmark, String split, String dat
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(sqlMode, "sqlMode");
         Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(subset, "subset");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(scorers, "scorers");
         if (limit != null && limit < 1) throw new IllegalArgumentException("limit must be >= 1, got " + limit);
@@ -139,21 +142,26 @@ public record Experiment(String name, String benchmark, String split, String dat
         return withModels(m -> m.withDevice(device));
     }
 
-    /** Only the first {@code n} items of the split. */
+    /** Only {@code n} items of the split, chosen by the experiment's {@link #subset()}. */
     public Experiment withLimit(int n) {
         if (n < 1) throw new ExperimentException("limit override", "limit", "must be >= 1, got " + n);
-        return new Experiment(name, benchmark, split, database, sqlMode, n, seeds, output, models, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, n, subset, seeds, output, models, rungs, settings, scorers);
+    }
+
+    /** The items chosen another way ({@code ladder run --subset}). */
+    public Experiment withSubset(ItemSubset how) {
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, how, seeds, output, models, rungs, settings, scorers);
     }
 
     public Experiment withOutput(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        return new Experiment(name, benchmark, split, database, sqlMode, limit, seeds, dir, models, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, dir, models, rungs, settings, scorers);
     }
 
     private Experiment withModels(UnaryOperator<ModelSpec> change) {
         Map<String, ModelSpec> changed = new LinkedHashMap<>();
         models.forEach((k, v) -> changed.put(k, change.apply(v)));
-        return new Experiment(name, benchmark, split, database, sqlMode, limit, seeds, output, changed, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, output, changed, rungs, settings, scorers);
     }
 
     /**

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.pipeline.db.SqlMode;
@@ -38,9 +39,9 @@ public final class ExperimentLoader {
     /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
     public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
     public static final List<String> EX_MODES = List.of("spider", "bird");
-    public static final List<String> TS_MODES = List.of("suite", "none");
+    public static final List<String> TS_MODES = List.of("suite", "stored", "none");
 
-    static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "sql_mode", "limit", "seeds", "output",
+    static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "sql_mode", "limit", "subset", "subset_seed", "seeds", "output",
             "models", "strategies", "settings", "scorers");
     static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype", "device", "merge_base");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
@@ -100,6 +101,10 @@ public final class ExperimentLoader {
             throw root.error("sql_mode", "unknown SQL mode '" + root.string("sql_mode", "") + "'; use server or mysql8");
         }
         Integer limit = root.integer("limit", null, 1);
+        String subsetText = root.choice("subset", ItemSubset.DEFAULT.method().label(),
+                java.util.Arrays.stream(ItemSubset.Method.values()).map(ItemSubset.Method::label).toList(), "subset");
+        long subsetSeed = root.longValue("subset_seed", ItemSubset.DEFAULT.seed());
+        ItemSubset subset = new ItemSubset(ItemSubset.Method.parse(subsetText), subsetSeed);
         List<Long> seeds = root.longList("seeds", List.of(0L));
         if (seeds.isEmpty()) throw root.error("seeds", "is empty; give at least one seed, e.g. [0], or remove the line");
         for (int i = 0; i < seeds.size(); i++) {
@@ -125,7 +130,7 @@ public final class ExperimentLoader {
             throw root.error("split", Fields.unknownValue("split", split, List.copyOf(b.splits().keySet()))
                     .replace("; known:", "; benchmark " + b.name() + " has:"));
         }
-        return new Experiment(name, benchmark, split, database != null ? database : b.defaultDatabase(), sqlMode, limit, seeds,
+        return new Experiment(name, benchmark, split, database != null ? database : b.defaultDatabase(), sqlMode, limit, subset, seeds,
                 output, models, rungs, settings, scorers);
     }
 
@@ -320,8 +325,27 @@ public final class ExperimentLoader {
         Fields s = Fields.of(root.source, "scorers", node);
         s.allowOnly(SCORER_FIELDS);
         ScorerSpec d = ScorerSpec.DEFAULT;
-        ExMode mode = ExMode.valueOf(s.choice("ex_mode", d.exMode().name().toLowerCase(Locale.ROOT), EX_MODES, "EX mode")
-                .toUpperCase(Locale.ROOT));
+        // one mode, or a list of two: EX means the first; the second is reported beside it
+        List<String> exModes;
+        JsonNode exNode = s.get("ex_mode");
+        if (exNode != null && exNode.isArray()) {
+            exModes = s.stringList("ex_mode", List.of());
+            if (exModes.isEmpty() || exModes.size() > 2) {
+                throw s.error(s.field("ex_mode"), "give one EX mode or a list of two, e.g. [spider, bird]; got " + exModes.size());
+            }
+            for (int i = 0; i < exModes.size(); i++) {
+                if (!EX_MODES.contains(exModes.get(i))) {
+                    throw s.error(s.field("ex_mode") + "[" + i + "]", Fields.unknownValue("EX mode", exModes.get(i), EX_MODES));
+                }
+            }
+            if (exModes.size() == 2 && exModes.get(0).equals(exModes.get(1))) {
+                throw s.error(s.field("ex_mode"), "lists " + exModes.get(0) + " twice; give two different modes or one");
+            }
+        } else {
+            exModes = List.of(s.choice("ex_mode", d.exMode().name().toLowerCase(Locale.ROOT), EX_MODES, "EX mode"));
+        }
+        ExMode mode = ExMode.valueOf(exModes.get(0).toUpperCase(Locale.ROOT));
+        ExMode alsoMode = exModes.size() > 1 ? ExMode.valueOf(exModes.get(1).toUpperCase(Locale.ROOT)) : null;
         boolean keepDistinct = s.bool("keep_distinct", d.keepDistinct());
         double tolerance = s.number("tolerance", d.tolerance());
         if (tolerance < 0) throw s.error(s.field("tolerance"), "must be >= 0 (0: exact), got " + tolerance);
@@ -338,7 +362,7 @@ public final class ExperimentLoader {
         }
         List<String> emModes = java.util.Arrays.stream(EmMode.values()).map(EmMode::label).toList();
         EmMode emMode = EmMode.parse(s.choice("em_mode", d.emMode().label(), emModes, "EM mode")).orElseThrow();
-        return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite, emMode);
+        return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite, emMode, alsoMode);
     }
 
     private static void checkName(Fields f, String field, String name) {

@@ -107,6 +107,13 @@ final class Fields {
         return v.booleanValue();
     }
 
+    long longValue(String key, long dflt) {
+        JsonNode v = get(key);
+        if (v == null) return dflt;
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw error(field(key), "expected an integer, got " + describe(v));
+        return v.longValue();
+    }
+
     List<Long> longList(String key, List<Long> dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;

@@ -29,6 +29,8 @@ final class ResolvedYaml {
         line(b, 0, "database", str(e.database()));
         line(b, 0, "sql_mode", str(e.sqlMode().label()));
         line(b, 0, "limit", e.limit() == null ? "null" : e.limit().toString());
+        line(b, 0, "subset", e.subset().method().label());
+        line(b, 0, "subset_seed", Long.toString(e.subset().seed()));
         line(b, 0, "seeds", flowList(e.seeds().stream().map(String::valueOf).toList()));
         line(b, 0, "output", str(e.output().toString()));
         b.append("models:\n");
@@ -63,7 +65,8 @@ final class ResolvedYaml {
         line(b, 2, "row_cap", Integer.toString(s.rowCap()));
         ScorerSpec sc = e.scorers();
         b.append("scorers:\n");
-        line(b, 2, "ex_mode", sc.exMode().name().toLowerCase(Locale.ROOT));
+        line(b, 2, "ex_mode", sc.alsoExMode() == null ? sc.exMode().name().toLowerCase(Locale.ROOT)
+                : flowList(List.of(sc.exModesLabel().split(","))));
         line(b, 2, "keep_distinct", Boolean.toString(sc.keepDistinct()));
         line(b, 2, "tolerance", num(sc.tolerance()));
         line(b, 2, "ts", sc.ts().name().toLowerCase(Locale.ROOT));

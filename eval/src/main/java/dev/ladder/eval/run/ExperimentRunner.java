@@ -4,17 +4,23 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
+import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
+import dev.ladder.eval.experiment.ScorerSpec;
 import dev.ladder.eval.report.ErrorTaxonomy;
 import dev.ladder.eval.report.GoldFeatures;
+import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ItemScore;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.ScoringSetup;
+import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.eval.testsuite.TestSuiteBuilder;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
+import dev.ladder.pipeline.db.EmbeddedMariaDb;
 import dev.ladder.pipeline.db.InfrastructureError;
 import dev.ladder.pipeline.db.LadderPaths;
 import dev.ladder.pipeline.db.UserError;
@@ -96,8 +102,8 @@ public final class ExperimentRunner {
         checkSameExperiment(experiment.output().toAbsolutePath().normalize(), config);
         // everything that can fail on the user's input fails before the run directory is made
         Benchmark benchmark = Benchmarks.load(experiment.benchmark(), experiment.database());
-        List<BenchmarkItem> items = benchmark.split(experiment.split());
-        if (experiment.limit() != null && experiment.limit() < items.size()) items = items.subList(0, experiment.limit());
+        ItemSubset.Selection selection = experiment.subset().select(benchmark.split(experiment.split()), experiment.limit());
+        List<BenchmarkItem> items = selection.items();
         Map<String, ResolvedModel> resolved = resolveModels();
         // device and memory plan of every model before anything is made: a model that cannot run here is one line
         resolved.forEach((id, m) -> ModelLoader.check(m.dir(), m.adapter(), loadSpec(id, m.spec())));
@@ -121,8 +127,12 @@ public final class ExperimentRunner {
             Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl(),
                     experiment.sqlMode());
             opened.add(db);
+            String suiteBuilt = buildSuiteIfNeeded(db, benchmark);
             Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
                     experiment.scorers().suite(), opened, experiment.sqlMode());
+            ExOptions alsoEx = experiment.scorers().alsoExOptions();
+            Scoring alsoScoring = alsoEx == null ? null : ScoringSetup.create(db, alsoEx, ScoringSetup.Suite.NONE, null,
+                    opened, experiment.sqlMode());
             cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
             RunDirectory dir = RunDirectory.create(experiment.output());
             try (ResultsStore store = dir.openResults()) {
@@ -130,13 +140,29 @@ public final class ExperimentRunner {
                 dir.writeConfig(config);
                 checkFingerprints(store, resolved);
                 writeEnvironment(dir, resolved);
+                // what the report needs to say how the numbers were made (docs/report.md)
+                store.putMeta("items.selection", selection.description());
+                store.putMeta("scorers.ex_modes", experiment.scorers().exModesLabel());
+                String tsMissing = tsMissing(db, scoring);
+                if (tsMissing == null) store.removeMeta("ts.missing");
+                else store.putMeta("ts.missing", tsMissing);
+                for (Cell cell : experiment.cells()) {
+                    String reason = skipReason(rungOf(cell), resolved);
+                    if (reason == null) {
+                        store.removeMeta("skipped." + cell.name());
+                    } else {
+                        // a skipped rung stays in the tables with its reason instead of vanishing from them
+                        store.putCell(cell);
+                        store.putMeta("skipped." + cell.name(), reason);
+                    }
+                }
                 // the first words on the console come after every check: an error stays the only line
                 log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
                 experiment.warnings().forEach(w -> log.println("warning: " + w));
                 notes.forEach(log::println);
-                if (experiment.scorers().suiteMode() == ScoringSetup.Suite.STORED && !scoring.hasSuite()) {
-                    log.println("warning: no test suite for " + db.name() + ": TS and its significance rows will be missing"
-                            + " (build one before the run with 'ladder testsuite build " + db.name() + "', about 2 minutes)");
+                if (suiteBuilt != null) log.println(suiteBuilt);
+                if (tsMissing != null && experiment.scorers().ts() != ScorerSpec.Ts.NONE) {
+                    log.println("warning: " + tsMissing);
                 }
                 // one model resident at a time: all cells of a model run together, and it is freed before the next loads
                 // (rows are keyed by cell and item, and every output is read back in cell order, so the order of work
@@ -158,15 +184,29 @@ public final class ExperimentRunner {
                         }
                     }
                     if (todo.isEmpty()) continue;
-                    try (LanguageModel model = load(modelKey, resolved.get(modelKey), cache, dir)) {
-                        for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
-                            Cell cell = e.getKey();
-                            Strategy strategy = Strategies.byName(cell.strategy());
-                            StrategyContext context = StrategyContext.of(model, db, exemplars,
-                                    experiment.settings().toSettings(cell.seed()));
-                            answered += runCell(cell, strategy, context, items, e.getValue(), scoring, store);
-                            log.flush();
+                    // a rung whose answers do not depend on the seed answers once; its other seeds' cells reuse those
+                    // rows instead of running again (their calls count as answered from the cache)
+                    Map<Cell, List<Integer>> reuse = new LinkedHashMap<>();
+                    todo.entrySet().removeIf(e -> {
+                        Cell first = firstSeedCell(e.getKey());
+                        if (first == null || !seedFree(e.getKey())) return false;
+                        reuse.put(e.getKey(), e.getValue());
+                        return true;
+                    });
+                    if (!todo.isEmpty()) {
+                        try (CallCounter model = new CallCounter(load(modelKey, resolved.get(modelKey), cache, dir))) {
+                            for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
+                                Cell cell = e.getKey();
+                                Strategy strategy = Strategies.byName(cell.strategy());
+                                StrategyContext context = StrategyContext.of(model, db, exemplars, settingsOf(cell));
+                                answered += runCell(cell, strategy, context, items, e.getValue(),
+                                        new Scorers(scoring, alsoScoring), store, model);
+                                log.flush();
+                            }
                         }
+                    }
+                    for (Map.Entry<Cell, List<Integer>> e : reuse.entrySet()) {
+                        answered += reuseRows(e.getKey(), firstSeedCell(e.getKey()), items, e.getValue(), store);
                     }
                 }
                 for (CachedLanguageModel cached : cachedModels) {
@@ -188,8 +228,53 @@ public final class ExperimentRunner {
         return experiment.rungs().get(cell.index() / experiment.seeds().size());
     }
 
+    /** The scorer of EX's mode (VA, EX, EM, TS) and the one of the second EX mode, if the experiment asks for it. */
+    record Scorers(Scoring main, Scoring alsoEx) {}
+
+    /** The pipeline settings of a cell: its rung's, with the cell's seed. */
+    private dev.ladder.pipeline.strategy.Settings settingsOf(Cell cell) {
+        return experiment.settingsOf(rungOf(cell)).toSettings(cell.seed());
+    }
+
+    /** Whether the cell's answers do not depend on its seed. */
+    private boolean seedFree(Cell cell) {
+        return !Strategies.byName(cell.strategy()).usesSeed(settingsOf(cell));
+    }
+
+    /** The cell of the same rung with the experiment's first seed, or null when {@code cell} is that cell. */
+    private Cell firstSeedCell(Cell cell) {
+        int first = cell.index() - cell.index() % experiment.seeds().size();
+        return first == cell.index() ? null : experiment.cells().get(first);
+    }
+
+    /**
+     * Copies the rows of {@code from} (the same rung under the first seed, already run) into {@code cell}; items
+     * {@code from} lacks are left for a later start.
+     */
+    private int reuseRows(Cell cell, Cell from, List<BenchmarkItem> items, List<Integer> todo, ResultsStore store) {
+        List<ItemResult> rows = store.results(from.name());
+        List<String> traces = store.traces(from.name());
+        Map<String, Integer> at = new java.util.HashMap<>();
+        for (int i = 0; i < rows.size(); i++) at.put(rows.get(i).itemId(), i);
+        int copied = 0;
+        for (int index : todo) {
+            Integer row = at.get(items.get(index).id());
+            if (row == null) continue;
+            ItemResult r = rows.get(row);
+            ItemResult reused = new ItemResult(cell.name(), r.itemId(), r.category(), r.difficulty(), r.question(),
+                    r.gold(), r.predicted(), r.va(), r.ex(), r.em(), r.ts(), r.error(), r.errorClass(), r.chosen(),
+                    r.promptTokens(), r.generatedTokens(), r.millis(), r.tables(), r.joins(), r.aggregates(),
+                    r.nesting(), r.calls(), r.calls(), r.exAlt());
+            store.put(reused, index, traces.get(row));
+            copied++;
+        }
+        options.log().printf(Locale.ROOT, "%s: %d items reused from %s (its answers do not depend on the seed)%n",
+                cell.name(), copied, from.name());
+        return copied;
+    }
+
     private int runCell(Cell cell, Strategy strategy, StrategyContext context, List<BenchmarkItem> items,
-                        List<Integer> todo, Scoring scoring, ResultsStore store) {
+                        List<Integer> todo, Scorers scoring, ResultsStore store, CallCounter calls) {
         int done = items.size() - todo.size();
         ProgressBar bar = options.progress() == null ? null : new ProgressBarBuilder()
                 .setTaskName(cell.name())
@@ -205,8 +290,10 @@ public final class ExperimentRunner {
         try {
             for (int index : todo) {
                 BenchmarkItem item = items.get(index);
+                CallCounter.Snapshot before = calls.snapshot();
                 Answer answer = answer(cell, item, strategy, context);
-                store.put(result(cell, item, answer, scoring), index, answer.trace().toJson());
+                CallCounter.Snapshot spent = calls.snapshot().minus(before);
+                store.put(result(cell, item, answer, scoring, spent), index, answer.trace().toJson());
                 if (bar != null) bar.step();
             }
         } finally {
@@ -241,14 +328,17 @@ public final class ExperimentRunner {
     }
 
     /** Scores one answer and reads the features the report slices by. */
-    static ItemResult result(Cell cell, BenchmarkItem item, Answer answer, Scoring scoring) {
-        ItemScore s = scoring.score(item.id(), item.category(), item.allGold(), answer.sql());
+    static ItemResult result(Cell cell, BenchmarkItem item, Answer answer, Scorers scoring, CallCounter.Snapshot calls) {
+        ItemScore s = scoring.main().score(item.id(), item.category(), item.allGold(), answer.sql());
+        Boolean exAlt = scoring.alsoEx() == null ? null
+                : scoring.alsoEx().score(item.id(), item.category(), item.allGold(), answer.sql()).ex();
         String errorClass = ErrorTaxonomy.classify(item.sql(), answer.sql(), s.va(), s.ex()).label();
         GoldFeatures gold = GoldFeatures.of(item.sql());
         Trace t = answer.trace();
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
                 answer.sql(), s.va(), s.ex(), s.em(), s.ts(), s.error(), errorClass, t.chosen(), t.promptTokens(),
-                t.generatedTokens(), t.millis(), gold.tables(), gold.joins(), gold.aggregates(), gold.nesting());
+                t.generatedTokens(), t.millis(), gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(),
+                calls.calls(), calls.cached(), exAlt);
     }
 
     /** A model of the experiment, resolved to files and fingerprinted. */
@@ -285,12 +375,60 @@ public final class ExperimentRunner {
         });
     }
 
-    /** How a model loads, with the workload its rungs put on it (for the memory plan). */
+    /** How a model loads, with the largest workload its rungs put on it (for the memory plan). */
     private ModelLoader.LoadSpec loadSpec(String id, ModelSpec spec) {
-        List<String> strategies = experiment.rungs().stream().filter(r -> r.model().equals(id)).map(RungSpec::strategy).toList();
-        var settings = experiment.settings();
-        return ModelLoader.LoadSpec.of(spec, ModelLoader.Workload.of(strategies, settings.candidates(),
-                settings.tabularPrompt(), settings.maxNewTokens()));
+        List<RungSpec> rungs = experiment.rungs().stream().filter(r -> r.model().equals(id)).toList();
+        List<String> strategies = rungs.stream().map(RungSpec::strategy).toList();
+        int candidates = rungs.stream().mapToInt(r -> experiment.settingsOf(r).candidates()).max().orElse(0);
+        boolean tabular = rungs.stream().anyMatch(r -> experiment.settingsOf(r).tabularPrompt());
+        int maxNewTokens = rungs.stream().mapToInt(r -> experiment.settingsOf(r).maxNewTokens()).max().orElse(1);
+        return ModelLoader.LoadSpec.of(spec, ModelLoader.Workload.of(strategies, candidates, tabular, maxNewTokens));
+    }
+
+    /** Why a rung does not run, or null when it does (its model resolved). */
+    private String skipReason(RungSpec rung, Map<String, ResolvedModel> resolved) {
+        if (resolved.containsKey(rung.model())) return null;
+        ModelSpec m = experiment.modelOf(rung);
+        return m.adapterMissing() ? "no PEFT adapter at " + m.adapter() + " (models." + rung.model() + ".adapter)"
+                : "model " + rung.model() + " was not loaded";
+    }
+
+    /** Why TS is missing from this run, or null when it has a suite. */
+    private String tsMissing(Database db, Scoring scoring) {
+        if (scoring.hasSuite()) return null;
+        if (experiment.scorers().ts() == ScorerSpec.Ts.NONE) return "TS is off (scorers.ts: none)";
+        if (db.kind() != dev.ladder.pipeline.db.DatabaseKind.EMBEDDED_MARIADB) {
+            return "no test suite for " + db.name() + ": suites live on the embedded MariaDB, and this run's database is a "
+                    + db.kind() + " database";
+        }
+        return "no test suite for " + db.name() + ": TS and its comparisons are missing (build one with 'ladder testsuite"
+                + " build " + db.name() + "', about 2 minutes, or set scorers.ts: suite in an experiment with agent rungs)";
+    }
+
+    /**
+     * With {@code ts: suite}, a ladder that has agent rungs and no stored suite builds one first: an agent executes
+     * its candidates on the very database that judges EX, so TS is the metric that catches the coincidences it can
+     * select for. Only the embedded databases Ladder knows hold suites. Returns what was done, or null.
+     */
+    private String buildSuiteIfNeeded(Database db, Benchmark benchmark) {
+        ScorerSpec sc = experiment.scorers();
+        if (sc.ts() != ScorerSpec.Ts.SUITE || sc.suite() != null) return null;
+        if (experiment.rungs().stream().noneMatch(r -> r.strategy().startsWith("agent-"))) return null;
+        if (db.kind() != dev.ladder.pipeline.db.DatabaseKind.EMBEDDED_MARIADB || !Databases.KNOWN.contains(db.name())) {
+            return null;
+        }
+        Path dir = TestSuite.defaultDir(db.name());
+        if (Files.isRegularFile(dir.resolve(TestSuite.MANIFEST))) return null;
+        options.log().println("building the test suite of " + db.name() + " first (the ladder has agent rungs; about 2"
+                + " minutes, once per machine; scorers.ts: stored skips this)");
+        options.log().flush();
+        long t0 = System.nanoTime();
+        TestSuiteBuilder.Options o = TestSuiteBuilder.Options.defaults(db.name())
+                .withBenchmark(experiment.benchmark()).withSplit(experiment.split());
+        TestSuite suite = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {}).build(benchmark.split(experiment.split()));
+        suite.write(dir);
+        return String.format(Locale.ROOT, "test suite of %s built in %.0f s: %d databases, in %s", db.name(),
+                (System.nanoTime() - t0) / 1e9, suite.databaseNames().size(), dir);
     }
 
     /** The cells of each model, models in the order of their first cell, cells in experiment order. */

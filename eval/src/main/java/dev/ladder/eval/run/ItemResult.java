@@ -54,11 +54,4 @@ public record ItemResult(String cell, String itemId, String category, String dif
         this(cell, itemId, category, difficulty, question, gold, predicted, va, ex, em, ts, error, errorClass, chosen,
                 promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, 0, 0, null);
     }
-
-    /** This row under another cell's name (a deterministic rung's answer reused for another seed). */
-    public ItemResult withCell(String otherCell) {
-        return new ItemResult(otherCell, itemId, category, difficulty, question, gold, predicted, va, ex, em, ts,
-                error, errorClass, chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting,
-                calls, cachedCalls, exAlt);
-    }
 }

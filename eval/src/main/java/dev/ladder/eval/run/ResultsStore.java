@@ -40,7 +40,7 @@ import java.util.Set;
 public final class ResultsStore implements AutoCloseable {
 
     /** The schema this code writes; a file with another {@code user_version} is refused. */
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
     /** {@code PRAGMA application_id} of a results store ("LDRR"), so a foreign SQLite file is not mistaken for one. */
     static final int APPLICATION_ID = 0x4C445252;
 
@@ -78,6 +78,9 @@ public final class ResultsStore implements AutoCloseable {
               joins            INTEGER NOT NULL,
               aggregates       INTEGER NOT NULL,
               nesting          INTEGER NOT NULL,
+              calls            INTEGER NOT NULL DEFAULT 0,
+              cached_calls     INTEGER NOT NULL DEFAULT 0,
+              ex_alt           INTEGER,
               trace_json       TEXT    NOT NULL,
               PRIMARY KEY (cell, item_id),
               UNIQUE (cell, item_order)
@@ -88,9 +91,16 @@ public final class ResultsStore implements AutoCloseable {
             );
             """;
 
+    /** What takes an older store to this schema (a version-1 run keeps its rows; their call counts read as 0). */
+    private static final java.util.Map<Integer, String> UPGRADES = java.util.Map.of(1, """
+            ALTER TABLE results ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE results ADD COLUMN cached_calls INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE results ADD COLUMN ex_alt INTEGER;
+            """);
+
     private static final List<String> COLUMN_LIST = List.of("cell", "item_id", "item_order", "category", "difficulty",
             "question", "gold", "predicted", "va", "ex", "em", "ts", "error", "error_class", "chosen", "prompt_tokens",
-            "generated_tokens", "millis", "tables", "joins", "aggregates", "nesting", "trace_json");
+            "generated_tokens", "millis", "tables", "joins", "aggregates", "nesting", "calls", "cached_calls", "ex_alt", "trace_json");
     private static final String COLUMNS = String.join(", ", COLUMN_LIST);
     /** Insert, or replace every column but the key of an existing (cell, item_id) row (a re-score). */
     private static final String UPSERT = "INSERT INTO results (" + COLUMNS + ") VALUES ("
@@ -134,7 +144,7 @@ public final class ResultsStore implements AutoCloseable {
                         + "one run directory takes one writer at a time");
             }
             db = SqliteFiles.connect(abs, false);
-            SqliteFiles.checkOrCreate(db, abs, "results store", APPLICATION_ID, SCHEMA_VERSION, SCHEMA);
+            SqliteFiles.checkOrCreate(db, abs, "results store", APPLICATION_ID, SCHEMA_VERSION, SCHEMA, UPGRADES);
             return new ResultsStore(abs, db, channel, lock);
         } catch (IOException | SQLException | RuntimeException e) {
             SqliteFiles.closeQuietly(db);
@@ -156,6 +166,17 @@ public final class ResultsStore implements AutoCloseable {
         Connection db = null;
         try {
             db = SqliteFiles.connect(abs, true);
+            if (SqliteFiles.needsUpgrade(db, APPLICATION_ID, SCHEMA_VERSION)) {
+                // a store written by an older Ladder: add its new columns once, then read as usual
+                SqliteFiles.closeQuietly(db);
+                Connection writable = SqliteFiles.connect(abs, false);
+                try {
+                    SqliteFiles.checkOrCreate(writable, abs, "results store", APPLICATION_ID, SCHEMA_VERSION, null, UPGRADES);
+                } finally {
+                    SqliteFiles.closeQuietly(writable);
+                }
+                db = SqliteFiles.connect(abs, true);
+            }
             SqliteFiles.checkOrCreate(db, abs, "results store", APPLICATION_ID, SCHEMA_VERSION, null);
             return new ResultsStore(abs, db, null, null);
         } catch (SQLException | RuntimeException e) {
@@ -292,6 +313,10 @@ public final class ResultsStore implements AutoCloseable {
             s.setInt(i++, r.joins());
             s.setInt(i++, r.aggregates());
             s.setInt(i++, r.nesting());
+            s.setInt(i++, r.calls());
+            s.setInt(i++, r.cachedCalls());
+            if (r.exAlt() == null) s.setNull(i++, Types.INTEGER);
+            else s.setInt(i++, r.exAlt() ? 1 : 0);
             s.setString(i, traceJson);
             s.executeUpdate();
         } catch (SQLException e) {
@@ -351,12 +376,15 @@ public final class ResultsStore implements AutoCloseable {
                 while (rs.next()) {
                     int ts = rs.getInt("ts");
                     Boolean tsValue = rs.wasNull() ? null : ts != 0;
+                    int exAlt = rs.getInt("ex_alt");
+                    Boolean exAltValue = rs.wasNull() ? null : exAlt != 0;
                     out.add(new ItemResult(rs.getString("cell"), rs.getString("item_id"), rs.getString("category"),
                             rs.getString("difficulty"), rs.getString("question"), rs.getString("gold"),
                             rs.getString("predicted"), rs.getInt("va") != 0, rs.getInt("ex") != 0, rs.getInt("em") != 0,
                             tsValue, rs.getString("error"), rs.getString("error_class"), rs.getString("chosen"),
                             rs.getInt("prompt_tokens"), rs.getInt("generated_tokens"), rs.getLong("millis"),
-                            rs.getInt("tables"), rs.getInt("joins"), rs.getInt("aggregates"), rs.getInt("nesting")));
+                            rs.getInt("tables"), rs.getInt("joins"), rs.getInt("aggregates"), rs.getInt("nesting"),
+                            rs.getInt("calls"), rs.getInt("cached_calls"), exAltValue));
                 }
             }
         } catch (SQLException e) {
@@ -409,6 +437,16 @@ public final class ResultsStore implements AutoCloseable {
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")) {
             s.setString(1, key);
             s.setString(2, value);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("write meta", e);
+        }
+    }
+
+    /** Removes a meta value (no-op when absent). */
+    public synchronized void removeMeta(String key) {
+        try (PreparedStatement s = db.prepareStatement("DELETE FROM meta WHERE key = ?")) {
+            s.setString(1, key);
             s.executeUpdate();
         } catch (SQLException e) {
             throw failure("write meta", e);

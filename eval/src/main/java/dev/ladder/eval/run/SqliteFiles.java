@@ -35,6 +35,15 @@ final class SqliteFiles {
      */
     static void checkOrCreate(Connection db, Path file, String what, int applicationId, int version, String schema)
             throws SQLException {
+        checkOrCreate(db, file, what, applicationId, version, schema, java.util.Map.of());
+    }
+
+    /**
+     * As above, and a file of an older version that {@code upgrades} covers is brought up to {@code version} in one
+     * transaction: {@code upgrades.get(v)} holds the statements that take version {@code v} to {@code v + 1}.
+     */
+    static void checkOrCreate(Connection db, Path file, String what, int applicationId, int version, String schema,
+                              java.util.Map<Integer, String> upgrades) throws SQLException {
         try (Statement s = db.createStatement()) {
             if (userVersion(s) == 0 && schema != null) {
                 // IMMEDIATE: two processes creating the same shared file must not both create the schema
@@ -57,8 +66,24 @@ final class SqliteFiles {
                     throw e;
                 }
             }
-            int found = userVersion(s);
             int app = intPragma(s, "application_id");
+            int before = userVersion(s);
+            if (app == applicationId && before > 0 && before < version && upgrades.containsKey(before)) {
+                s.execute("BEGIN IMMEDIATE");
+                try {
+                    for (int v = userVersion(s); v < version && upgrades.containsKey(v); v++) {
+                        for (String statement : upgrades.get(v).split(";")) {
+                            if (!statement.isBlank()) s.execute(statement);
+                        }
+                        s.execute("PRAGMA user_version = " + (v + 1));
+                    }
+                    s.execute("COMMIT");
+                } catch (SQLException | RuntimeException e) {
+                    s.execute("ROLLBACK");
+                    throw e;
+                }
+            }
+            int found = userVersion(s);
             if (app != applicationId) {
                 throw new UserError(file + " is not a Ladder " + what + " (SQLite application_id "
                         + Integer.toHexString(app) + ", expected " + Integer.toHexString(applicationId) + ")");
@@ -71,6 +96,14 @@ final class SqliteFiles {
                 throw new UserError(file + " has unknown " + what + " schema version " + found
                         + "; this Ladder reads version " + version);
             }
+        }
+    }
+
+    /** Whether the file is of this application and an older schema version (an upgrade may apply). */
+    static boolean needsUpgrade(Connection db, int applicationId, int version) throws SQLException {
+        try (Statement s = db.createStatement()) {
+            int found = userVersion(s);
+            return intPragma(s, "application_id") == applicationId && found > 0 && found < version;
         }
     }
 

@@ -114,6 +114,33 @@ class ResultsStoreTest {
     }
 
     @Test
+    void aStoreOfSchemaVersionOneIsUpgradedInPlaceAndKeepsItsRows() throws Exception {
+        Path file = tmp.resolve("v1.sqlite");
+        try (ResultsStore s = ResultsStore.open(file)) {
+            s.putCell(K0);
+            s.put(result(K0, "q-1", "SELECT 1", true), 0, "{}");
+        }
+        // what a version-1 Ladder wrote: no call counts, no second EX mode
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            for (String column : List.of("calls", "cached_calls", "ex_alt")) st.execute("ALTER TABLE results DROP COLUMN " + column);
+            st.execute("PRAGMA user_version = 1");
+        }
+        try (ResultsStore s = ResultsStore.openReadOnly(file)) {
+            ItemResult r = s.results(K0.name()).get(0);
+            assertThat(r.predicted()).isEqualTo("SELECT 1");
+            assertThat(r.calls()).isZero();
+            assertThat(r.exAlt()).isNull();
+        }
+        try (ResultsStore s = ResultsStore.open(file)) {
+            s.put(new ItemResult(K0.name(), "q-2", null, null, null, null, "SELECT 2", true, true, false, null, null,
+                    null, null, 0, 0, 0, 0, 0, 0, 0, 3, 1, Boolean.FALSE), 1, "{}");
+            assertThat(s.results(K0.name()).get(1).calls()).isEqualTo(3);
+            assertThat(s.results(K0.name()).get(1).cachedCalls()).isEqualTo(1);
+            assertThat(s.results(K0.name()).get(1).exAlt()).isFalse();
+        }
+    }
+
+    @Test
     void aPutIsCommittedWhenItReturnsAndAnUncommittedWriteLeavesNothing() throws Exception {
         Path file = tmp.resolve("results.sqlite");
         try (ResultsStore s = ResultsStore.open(file)) {

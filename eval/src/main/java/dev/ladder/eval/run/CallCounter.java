@@ -1,0 +1,56 @@
+package dev.ladder.eval.run;
+
+import dev.ladder.inference.Completion;
+import dev.ladder.inference.GenerationRequest;
+import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.PromptFormat;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Counts the model calls (requests) a run makes, and of those the ones a {@link CachedLanguageModel} underneath
+ * answered from the generation cache, so that each item's row can say what its answer cost. One thread at a time.
+ */
+final class CallCounter implements LanguageModel {
+
+    /** Calls so far, and how many of them the cache answered. */
+    record Snapshot(int calls, int cached) {
+        Snapshot minus(Snapshot earlier) {
+            return new Snapshot(calls - earlier.calls, cached - earlier.cached);
+        }
+    }
+
+    private final LanguageModel inner;
+    private final CachedLanguageModel cache;
+    private int calls;
+
+    CallCounter(LanguageModel inner) {
+        this.inner = Objects.requireNonNull(inner, "inner");
+        this.cache = inner instanceof CachedLanguageModel c ? c : null;
+    }
+
+    @Override
+    public List<Completion> generate(List<GenerationRequest> requests) {
+        calls += requests.size();
+        return inner.generate(requests);
+    }
+
+    Snapshot snapshot() {
+        return new Snapshot(calls, cache == null ? 0 : (int) cache.hits());
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public PromptFormat promptFormat() {
+        return inner.promptFormat();
+    }
+
+    @Override
+    public void close() {
+        inner.close();
+    }
+}

@@ -57,8 +57,8 @@ public final class RunDirectory {
      */
     public static final String EMPTY_SPIDER_PREDICTION = "SELECT";
 
-    /** Cell names become file names. */
-    private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    /** Cell names become file names: a rung name, with {@code @seed} in a run of several seeds. */
+    private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*(@-?[0-9]+)?");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
@@ -121,7 +121,7 @@ public final class RunDirectory {
     private static String safe(String cell) {
         if (!SAFE_NAME.matcher(cell).matches()) {
             throw new UserError("cell name '" + cell + "' cannot name a file (use letters, digits, '.', '_', '-', "
-                    + "starting with a letter or digit)");
+                    + "starting with a letter or digit, and '@seed' at the end)");
         }
         return cell;
     }

@@ -311,4 +311,24 @@ class ExperimentLoaderTest {
                     .isInstanceOf(ExperimentException.class).hasMessage(c.message());
         }
     }
+
+    @Test
+    void theSubsetAndASecondExModeAreReadValidatedAndWrittenBack() {
+        Experiment d = ExperimentLoader.parse(VALID, "t.yaml");
+        assertThat(d.subset()).isEqualTo(dev.ladder.eval.bench.ItemSubset.DEFAULT);
+        assertThat(d.scorers().alsoExMode()).isNull();
+        Experiment e = ExperimentLoader.parse(VALID + "limit: 10\nsubset: first\nsubset_seed: 7\n"
+                + "scorers: {ex_mode: [bird, spider]}\n", "t.yaml");
+        assertThat(e.subset()).isEqualTo(new dev.ladder.eval.bench.ItemSubset(dev.ladder.eval.bench.ItemSubset.Method.FIRST, 7));
+        assertThat(e.scorers().exMode()).isEqualTo(ExMode.BIRD);
+        assertThat(e.scorers().alsoExMode()).isEqualTo(ExMode.SPIDER);
+        assertThat(e.scorers().exModesLabel()).isEqualTo("bird,spider");
+        assertThat(ExperimentLoader.parse(e.toResolvedYaml(), "r.yaml")).isEqualTo(e);
+        assertThatThrownBy(() -> ExperimentLoader.parse(VALID + "subset: random\n", "t.yaml"))
+                .hasMessageStartingWith("t.yaml: subset: unknown subset 'random'");
+        assertThatThrownBy(() -> ExperimentLoader.parse(VALID + "scorers: {ex_mode: [spider, spider]}\n", "t.yaml"))
+                .hasMessageStartingWith("t.yaml: scorers.ex_mode: lists spider twice");
+        assertThatThrownBy(() -> ExperimentLoader.parse(VALID + "scorers: {ex_mode: [spider, exact]}\n", "t.yaml"))
+                .hasMessageStartingWith("t.yaml: scorers.ex_mode[1]: unknown EX mode 'exact'");
+    }
 }

@@ -7,6 +7,7 @@ import dev.ladder.eval.bench.ClassicModelsExemplars;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
+import dev.ladder.eval.experiment.SettingsSpec;
 import dev.ladder.eval.report.ErrorTaxonomy;
 import dev.ladder.eval.report.GoldFeatures;
 import dev.ladder.eval.score.ItemScore;
@@ -163,7 +164,7 @@ public final class ExperimentRunner {
                             Cell cell = e.getKey();
                             Strategy strategy = Strategies.byName(cell.strategy());
                             StrategyContext context = StrategyContext.of(model, db, exemplars,
-                                    experiment.settings().toSettings(cell.seed()));
+                                    experiment.settingsOf(rungOf(cell)).toSettings(cell.seed()));
                             answered += runCell(cell, strategy, context, items, e.getValue(), scoring, store);
                             log.flush();
                         }
@@ -287,10 +288,14 @@ public final class ExperimentRunner {
 
     /** How a model loads, with the workload its rungs put on it (for the memory plan). */
     private ModelLoader.LoadSpec loadSpec(String id, ModelSpec spec) {
-        List<String> strategies = experiment.rungs().stream().filter(r -> r.model().equals(id)).map(RungSpec::strategy).toList();
-        var settings = experiment.settings();
-        return ModelLoader.LoadSpec.of(spec, ModelLoader.Workload.of(strategies, settings.candidates(),
-                settings.tabularPrompt(), settings.maxNewTokens()));
+        List<RungSpec> rungs = experiment.rungs().stream().filter(r -> r.model().equals(id)).toList();
+        List<String> strategies = rungs.stream().map(RungSpec::strategy).toList();
+        // rungs may carry their own settings: plan for the largest call any of them makes
+        List<SettingsSpec> settings = rungs.stream().map(experiment::settingsOf).toList();
+        return ModelLoader.LoadSpec.of(spec, ModelLoader.Workload.of(strategies,
+                settings.stream().mapToInt(SettingsSpec::candidates).max().orElse(0),
+                settings.stream().anyMatch(SettingsSpec::tabularPrompt),
+                settings.stream().mapToInt(SettingsSpec::maxNewTokens).max().orElse(1)));
     }
 
     /** The cells of each model, models in the order of their first cell, cells in experiment order. */

@@ -45,7 +45,7 @@ public final class ExperimentLoader {
             "models", "strategies", "settings", "scorers");
     static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype", "device", "merge_base");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
-    static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model");
+    static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
             "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode");
@@ -116,8 +116,8 @@ public final class ExperimentLoader {
         Path output = path(root, "output", outputText);
 
         Map<String, ModelSpec> models = models(root);
-        List<RungSpec> rungs = rungs(root, models);
         SettingsSpec settings = settings(root);
+        List<RungSpec> rungs = rungs(root, models, settings);
         ScorerSpec scorers = scorers(root);
 
         Benchmark b;
@@ -246,7 +246,8 @@ public final class ExperimentLoader {
         }
     }
 
-    private static List<RungSpec> rungs(Fields root, Map<String, ModelSpec> models) {
+    /** The rungs; a rung's own {@code settings:} apply on top of the experiment's {@code settings}. */
+    private static List<RungSpec> rungs(Fields root, Map<String, ModelSpec> models, SettingsSpec experimentSettings) {
         JsonNode node = root.get("strategies");
         if (node == null) throw root.error("strategies", "missing; list the rungs, e.g. [prompt-k0, agent-1]");
         if (!(node instanceof ArrayNode list)) {
@@ -278,9 +279,12 @@ public final class ExperimentLoader {
                 }
                 String name = r.string("name", strategy);
                 checkName(r, r.field("name"), name);
-                rung = new RungSpec(name, strategy, model);
+                JsonNode own = r.get("settings");
+                SettingsSpec settings = own == null ? null
+                        : settings(Fields.of(root.source, r.field("settings"), own), experimentSettings);
+                rung = new RungSpec(name, strategy, model, settings);
             } else {
-                throw root.error(at, "expected a strategy name or a mapping {name, strategy, model}, got " + Fields.describe(entry));
+                throw root.error(at, "expected a strategy name or a mapping {name, strategy, model, settings}, got " + Fields.describe(entry));
             }
             Integer before = seen.putIfAbsent(rung.name(), i);
             if (before != null) {
@@ -295,9 +299,12 @@ public final class ExperimentLoader {
     private static SettingsSpec settings(Fields root) {
         JsonNode node = root.get("settings");
         if (node == null) return SettingsSpec.DEFAULT;
-        Fields s = Fields.of(root.source, "settings", node);
+        return settings(Fields.of(root.source, "settings", node), SettingsSpec.DEFAULT);
+    }
+
+    /** A settings mapping (the experiment's or a rung's) read over {@code d}: a key it leaves out keeps d's value. */
+    private static SettingsSpec settings(Fields s, SettingsSpec d) {
         s.allowOnly(SETTINGS_FIELDS);
-        SettingsSpec d = SettingsSpec.DEFAULT;
         int maxNewTokens = s.integer("max_new_tokens", d.maxNewTokens(), 1);
         int candidates = s.integer("candidates", d.candidates(), 0);
         double temperature = s.number("sample_temperature", d.sampleTemperature());

@@ -1,14 +1,17 @@
 package dev.ladder.eval.experiment;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * Writes an {@link Experiment} in the file format with every field present, keys in the order the reference lists
- * them. Written by hand rather than through a YAML generator so the output is stable and readable: plain scalars where
+ * them (a rung's own {@code settings} hold only the keys that differ from the experiment's block they apply on top of). Written by hand rather than through a YAML generator so the output is stable and readable: plain scalars where
  * they cannot be misread, JSON-style double quotes otherwise.
  */
 final class ResolvedYaml {
@@ -46,23 +49,20 @@ final class ResolvedYaml {
         b.append("strategies:\n");
         for (RungSpec r : e.rungs()) {
             b.append("  - {name: ").append(str(r.name())).append(", strategy: ").append(str(r.strategy()))
-                    .append(", model: ").append(str(r.model())).append("}\n");
+                    .append(", model: ").append(str(r.model()));
+            if (r.settings() != null) {
+                // only what differs from the experiment's block, which the rung's settings apply on top of
+                List<String> own = new ArrayList<>();
+                Map<String, String> base = settings(e.settings());
+                settings(r.settings()).forEach((k, v) -> {
+                    if (!v.equals(base.get(k))) own.add(k + ": " + v);
+                });
+                b.append(", settings: {").append(String.join(", ", own)).append('}');
+            }
+            b.append("}\n");
         }
-        SettingsSpec s = e.settings();
         b.append("settings:\n");
-        line(b, 2, "max_new_tokens", Integer.toString(s.maxNewTokens()));
-        line(b, 2, "candidates", Integer.toString(s.candidates()));
-        line(b, 2, "sample_temperature", num(s.sampleTemperature()));
-        line(b, 2, "tabular_prompt", Boolean.toString(s.tabularPrompt()));
-        line(b, 2, "gate_budget", Integer.toString(s.gateBudget()));
-        line(b, 2, "schema_subset", Boolean.toString(s.schemaSubset()));
-        line(b, 2, "projection", Boolean.toString(s.projection()));
-        line(b, 2, "rerank", Boolean.toString(s.rerank()));
-        line(b, 2, "agent_k", Integer.toString(s.agentK()));
-        line(b, 2, "stop_strings", flowList(s.stopStrings().stream().map(ResolvedYaml::quoted).toList()));
-        line(b, 2, "stop_at_semicolon", Boolean.toString(s.stopAtSemicolon()));
-        line(b, 2, "timeout_seconds", num(s.timeout().toMillis() / 1000.0));
-        line(b, 2, "row_cap", Integer.toString(s.rowCap()));
+        settings(e.settings()).forEach((k, v) -> line(b, 2, k, v));
         ScorerSpec sc = e.scorers();
         b.append("scorers:\n");
         line(b, 2, "ex_mode", sc.alsoExMode() == null ? sc.exMode().name().toLowerCase(Locale.ROOT)
@@ -73,6 +73,25 @@ final class ResolvedYaml {
         line(b, 2, "suite", sc.suite() == null ? "null" : str(sc.suite().toString()));
         line(b, 2, "em_mode", sc.emMode().label());
         return b.toString();
+    }
+
+    /** A settings block's keys and values as written, keys in the reference's order. */
+    private static Map<String, String> settings(SettingsSpec s) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("max_new_tokens", Integer.toString(s.maxNewTokens()));
+        m.put("candidates", Integer.toString(s.candidates()));
+        m.put("sample_temperature", num(s.sampleTemperature()));
+        m.put("tabular_prompt", Boolean.toString(s.tabularPrompt()));
+        m.put("gate_budget", Integer.toString(s.gateBudget()));
+        m.put("schema_subset", Boolean.toString(s.schemaSubset()));
+        m.put("projection", Boolean.toString(s.projection()));
+        m.put("rerank", Boolean.toString(s.rerank()));
+        m.put("agent_k", Integer.toString(s.agentK()));
+        m.put("stop_strings", flowList(s.stopStrings().stream().map(ResolvedYaml::quoted).toList()));
+        m.put("stop_at_semicolon", Boolean.toString(s.stopAtSemicolon()));
+        m.put("timeout_seconds", num(s.timeout().toMillis() / 1000.0));
+        m.put("row_cap", Integer.toString(s.rowCap()));
+        return m;
     }
 
     private static void line(StringBuilder b, int indent, String key, String value) {

@@ -524,9 +524,9 @@ public final class ExperimentRunner {
         } catch (IllegalArgumentException | UserError notThere) {
             // not ClassicModels: fall through to similarity
         }
-        boolean needsExemplars = experiment.rungs().stream().anyMatch(r -> !r.strategy().equals("prompt-k0"))
-                && !(experiment.rungs().stream().allMatch(r -> r.strategy().startsWith("agent-"))
-                        && experiment.settings().agentK() == 0);
+        // prompt-k3 takes 3 exemplars; an agent rung takes its own agent_k
+        boolean needsExemplars = experiment.rungs().stream().anyMatch(r -> r.strategy().startsWith("agent-")
+                ? experiment.settingsOf(r).agentK() > 0 : !r.strategy().equals("prompt-k0"));
         if (train.isEmpty()) {
             if (needsExemplars) {
                 throw new UserError("benchmark " + benchmark.name() + " has no train split to take k-shot exemplars from"

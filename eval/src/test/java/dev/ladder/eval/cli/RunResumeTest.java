@@ -62,6 +62,7 @@ class RunResumeTest {
                 settings:
                   max_new_tokens: 12
                   candidates: 2
+                  gate_budget: 1      # the gate's seeded sample resumes too; one keeps the random model's rungs quick
                 scorers:
                   ts: none
                 """.formatted(tmp.resolve("unused"), model, model, adapter));

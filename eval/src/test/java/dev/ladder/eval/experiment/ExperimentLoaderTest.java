@@ -77,6 +77,41 @@ class ExperimentLoaderTest {
     }
 
     @Test
+    void loadsTheAttributionLadder() {
+        Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("agent-attribution.yaml"));
+        assertThat(e.rungs()).extracting(RungSpec::name).containsExactly(
+                "agent-1", "a1-samples", "a1-rerank", "a1-tabular", "a1-subset", "agent-2", "agent-3");
+        assertThat(e.rungs()).extracting(RungSpec::strategy).containsOnly("agent-2", "agent-3");
+        SettingsSpec agent1 = e.settingsOf(e.rungs().get(0));
+        assertThat(List.of(agent1.candidates() > 0, agent1.rerank(), agent1.tabularPrompt(), agent1.schemaSubset(),
+                agent1.projection())).containsOnly(false);
+        assertThat(e.settingsOf(e.rungs().get(5))).isEqualTo(e.settings());
+        assertThat(e.settings().gateBudget()).isPositive();
+        assertThat(e.warnings()).isEmpty();
+    }
+
+    @Test
+    void aRungsSettingsApplyOnTopOfTheExperimentsAndRoundTrip() {
+        Experiment e = ExperimentLoader.parse(VALID + """
+                  - {name: no-rerank, strategy: agent-2, settings: {rerank: false, candidates: 2}}
+                  - {name: same, strategy: agent-2, settings: {}}
+                settings: {candidates: 6, max_new_tokens: 64}
+                """, "t.yaml");
+        SettingsSpec top = new SettingsSpec(64, 6, 0.3, true, 4, true, true, true, 3, List.of("\nQuestion:"), true,
+                SettingsSpec.DEFAULT.timeout(), SettingsSpec.DEFAULT.rowCap());
+        assertThat(e.settings()).isEqualTo(top);
+        assertThat(e.rungs().get(0).settings()).isNull();
+        assertThat(e.settingsOf(e.rungs().get(0))).isEqualTo(top);
+        assertThat(e.rungs().get(3).settings()).isEqualTo(new SettingsSpec(64, 2, 0.3, true, 4, true, true, false, 3,
+                List.of("\nQuestion:"), true, top.timeout(), top.rowCap()));
+        assertThat(e.rungs().get(4).settings()).isEqualTo(top);
+        String resolved = e.toResolvedYaml();
+        assertThat(resolved).contains("{name: no-rerank, strategy: agent-2, model: base, settings: {candidates: 2, rerank: false}}",
+                "{name: same, strategy: agent-2, model: base, settings: {}}");
+        assertThat(ExperimentLoader.parse(resolved, "resolved.yaml")).isEqualTo(e);
+    }
+
+    @Test
     void severalSeedsNameCellsWithTheSeed() {
         Experiment e = ExperimentLoader.parse(VALID + "seeds: [3, 7]\n", "t.yaml");
         assertThat(e.cells()).extracting(Cell::name).containsExactly(
@@ -122,6 +157,10 @@ class ExperimentLoaderTest {
             "'  - {name: a b, strategy: agent-1}'        | strategies[3].name     | not a valid name",
             "'  - {name: x, strategy: agent-1, modle: base}' | strategies[3].modle | did you mean 'model'",
             "'  - [agent-1]'                             | strategies[3]          | expected a strategy name or a mapping",
+            "'  - {name: x, strategy: agent-2, settings: {rerank: 1}}'      | strategies[3].settings.rerank    | expected true or false",
+            "'  - {name: x, strategy: agent-2, settings: {re_rank: false}}' | strategies[3].settings.re_rank   | did you mean 'rerank'",
+            "'  - {name: x, strategy: agent-2, settings: {gate_budget: -1}}' | strategies[3].settings.gate_budget | must be >= 0",
+            "'  - {name: x, strategy: agent-2, settings: off}'              | strategies[3].settings           | expected a mapping",
     })
     void rejectsBadRungs(String rung, String field, String problem) {
         String text = VALID + rung + "\n";

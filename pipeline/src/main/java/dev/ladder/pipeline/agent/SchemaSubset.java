@@ -91,6 +91,28 @@ public final class SchemaSubset {
         return new Subset(names, hints, render(schema, names, hints));
     }
 
+    /** Every table with every join hint: what the tabular prompt lists when the schema subset is off. */
+    public static Subset whole(Schema schema) {
+        List<String> names = schema.tables().stream().map(Table::name).toList();
+        List<String> hints = joinHints(schema, names);
+        return new Subset(names, hints, render(schema, names, hints));
+    }
+
+    /**
+     * The schema cut down to a subset's tables and the foreign keys between them, for prompts rendered over the subset
+     * (a key to a table left out would name a table the prompt does not show).
+     */
+    public static Schema restrict(Schema schema, Subset subset) {
+        Set<String> in = new HashSet<>();
+        for (String n : subset.tables()) in.add(n.toLowerCase(Locale.ROOT));
+        List<Table> tables = schema.tables().stream().filter(t -> in.contains(t.name().toLowerCase(Locale.ROOT))).toList();
+        List<ForeignKey> keys = schema.foreignKeys().stream()
+                .filter(fk -> in.contains(fk.table().toLowerCase(Locale.ROOT))
+                        && in.contains(fk.referencedTable().toLowerCase(Locale.ROOT)))
+                .toList();
+        return new Schema(schema.database(), tables, keys);
+    }
+
     /**
      * The question words a column name matches, or none: all of its parts are question words, or its last part
      * (the head noun: {@code buyPrice} -> price) is and every other part is a question word or a part of the table's

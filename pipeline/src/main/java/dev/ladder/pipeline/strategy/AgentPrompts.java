@@ -19,8 +19,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li><b>tabular</b> ({@code user-tabular.txt}): the question's schema subset (the tables {@code SchemaSubset}
- *   picks), each table as a small table of its columns with type and key, then the join hints, then the same
- *   exemplar block and question as the standard prompt;</li>
+ *   picks; every table when the schema subset is off), each table as a small table of its columns with type and key,
+ *   then the join hints, then the same exemplar block and question as the standard prompt;</li>
  *   <li><b>repair</b> ({@code repair.txt}): the full schema summary, the question, the failed SQL and the error.</li>
  * </ul>
  */

@@ -3,6 +3,8 @@ package dev.ladder.pipeline.strategy;
 import dev.ladder.pipeline.agent.IntentProfile;
 import dev.ladder.pipeline.agent.SchemaSubset;
 import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.Schema;
+import dev.ladder.pipeline.db.SchemaRenderer;
 import dev.ladder.pipeline.prompt.Example;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,15 +14,21 @@ import java.util.Objects;
  * The execution-guided agent, {@code agent-0} to {@code agent-3}; each stage adds one mechanism to the one below:
  *
  * <ol start="0">
- *   <li><b>execution gate</b>: the prompt-k3 candidate ({@link Settings#k} exemplars, greedy, post-processed) is
- *   executed; it is the answer if it executes, else the baseline output;</li>
- *   <li><b>clamps</b>: the question's intent profile, and the clamps on the candidate before execution (the clamped
- *   SQL first, the unclamped when it fails);</li>
- *   <li><b>several candidates and scoring</b>: the greedy outputs of the standard and the tabular prompt and
- *   {@link Settings#candidates} samples of the standard prompt, in one {@code generate} call; the projection contract
- *   after the clamps; the executing candidates scored, the best that passes the intent gate chosen;</li>
- *   <li><b>repair</b>: when no candidate executes, one greedy repair of the first post-processed candidate, taken
- *   only when it executes and passes the intent gate.</li>
+ *   <li><b>execution gate</b>: the greedy standard candidate ({@link Settings#k} exemplars, post-processed) is
+ *   executed; while nothing executes, up to {@link Settings#gateBudget} seeded low-temperature samples of the
+ *   standard prompt follow, one request each ({@code gate-1}, {@code gate-2}, ...; seeds {@link Settings#gateSeed}),
+ *   and the first that executes is the answer; else the baseline output. A budget of 0 makes this prompt-k3 plus
+ *   one execution;</li>
+ *   <li><b>clamps</b>: the question's intent profile, and the clamps on every candidate before execution (the clamped
+ *   SQL first, the unclamped when it fails), the gate's candidates included;</li>
+ *   <li><b>several candidates and scoring</b>, each mechanism behind its own switch: the greedy tabular candidate
+ *   ({@link Settings#tabularPrompt}), {@link Settings#candidates} samples, all in one {@code generate} call with the
+ *   standard candidate; the schema subset in the extra candidates' prompts ({@link Settings#schemaSubset}); the
+ *   projection contract after the clamps ({@link Settings#projection}); the executing candidates scored and the best
+ *   that passes the intent gate chosen ({@link Settings#rerank}; off: the first executing candidate in call order).
+ *   The gate runs when no candidate of this pool executes. Every switch off answers as agent-1;</li>
+ *   <li><b>repair</b>: when neither the pool nor the gate gives an executing candidate, one greedy repair of the first
+ *   post-processed candidate, taken only when it executes and passes the intent gate.</li>
  * </ol>
  *
  * <p>The baseline output (what every stage falls back to) is the standard prompt's cleaned greedy output, neither
@@ -53,46 +61,89 @@ public final class AgentStrategy implements Strategy {
     @Override
     public Answer answer(Question question, StrategyContext context) {
         Work work = new Work(question, context, name());
+        Settings s = context.settings();
         IntentProfile intent = stage >= CLAMPS ? work.intent() : null;
-        List<Work.Output> outputs = work.generate(calls(work));
-        boolean project = stage >= CANDIDATES;
+        boolean project = stage >= CANDIDATES && s.projection();
+        boolean rerank = stage >= CANDIDATES && s.rerank();
+        List<Example> exemplars = work.exemplars(s.k());
+        String standardPrompt = work.standardPrompt(exemplars);
+        List<Work.Output> outputs = work.generate(calls(work, exemplars, standardPrompt));
         List<Work.Result> results = new ArrayList<>();
         List<Work.Scored> scored = new ArrayList<>();
         for (Work.Output o : outputs) {
             Work.Result r = work.process(o, intent, project);
             results.add(r);
-            if (stage >= CANDIDATES && r.executes()) scored.add(work.score(r, intent));
+            if (rerank && r.executes()) scored.add(work.score(r, intent));
         }
         Work.Result standard = results.get(0);
+        String none;
         if (stage < CANDIDATES) {
             if (standard.executes()) {
                 return work.answer(standard.sql(), Work.STANDARD, "the candidate executes (" + standard.form() + ")");
             }
-            return work.fallback(standard, standard.cleaned().ok()
-                    ? "the candidate does not execute" : "post-processing rejected the output");
+            none = standard.cleaned().ok() ? "the candidate does not execute" : "post-processing rejected the output";
+        } else {
+            if (!scored.isEmpty()) return select(work, scored);
+            Work.Result first = results.stream().filter(Work.Result::executes).findFirst().orElse(null);
+            if (first != null) {
+                return work.answer(first.sql(), first.source(),
+                        "the first executing candidate in call order (" + first.form() + "; reranking is off)");
+            }
+            none = "no candidate executes";
         }
-        if (!scored.isEmpty()) return select(work, scored);
-        if (stage < REPAIR) return work.fallback(standard, "no candidate executes");
-        return repair(work, results, intent);
+        int before = results.size();
+        Work.Result gated = gate(work, standardPrompt, intent, project, results);
+        int drawn = results.size() - before;
+        if (gated != null) {
+            return work.answer(gated.sql(), gated.source(), none + "; " + gated.source() + " executes ("
+                    + gated.form() + "), the first of the gate's samples that does");
+        }
+        if (drawn > 0) none += "; the gate's budget of " + drawn + (drawn == 1 ? " sample" : " samples") + " ran out";
+        if (stage < REPAIR) return work.fallback(standard, none);
+        return repair(work, results, intent, project, none);
     }
 
-    /** standard; from agent-2 on also tabular and the samples (one request with n = candidates). */
-    private List<Work.Call> calls(Work work) {
+    /**
+     * The execution gate's loop: up to {@link Settings#gateBudget} samples of the standard prompt, each its own
+     * request of one candidate (so the loop stops at the first that executes and asks for nothing more), processed
+     * like the stage's other candidates. Every attempt is added to {@code results}; returns the one that executes,
+     * or null.
+     */
+    private static Work.Result gate(Work work, String standardPrompt, IntentProfile intent, boolean project,
+                                    List<Work.Result> results) {
         Settings s = work.ctx.settings();
-        List<Example> exemplars = work.exemplars(s.k());
-        String standardPrompt = work.standardPrompt(exemplars);
+        for (int i = 1; i <= s.gateBudget(); i++) {
+            Work.Call call = Work.Call.sampled(Work.GATE, List.of(Work.GATE + "-" + i), standardPrompt, s.gateSeed(i));
+            Work.Result r = work.process(work.generate(List.of(call)).get(0), intent, project);
+            results.add(r);
+            if (r.executes()) return r;
+        }
+        return null;
+    }
+
+    /**
+     * standard; from agent-2 on also tabular and the samples (one request with n = candidates), as switched on. With
+     * the schema subset on, the extra candidates' prompts show only the subset (the standard one keeps the whole
+     * schema, so a subset that misses a table cannot lose the baseline answer); off, they show every table.
+     */
+    private List<Work.Call> calls(Work work, List<Example> exemplars, String standardPrompt) {
+        Settings s = work.ctx.settings();
         List<Work.Call> calls = new ArrayList<>();
         calls.add(Work.Call.greedy(Work.STANDARD, standardPrompt));
-        if (stage < CANDIDATES) return calls;
+        if (stage < CANDIDATES || (!s.tabularPrompt() && s.candidates() == 0)) return calls;
+        Schema schema = work.ctx.schema();
+        SchemaSubset.Subset subset = s.schemaSubset() ? work.subset() : SchemaSubset.whole(schema);
         if (s.tabularPrompt()) {
-            SchemaSubset.Subset subset = SchemaSubset.select(work.question.text(), work.ctx.schema());
-            calls.add(Work.Call.greedy(Work.TABULAR, AgentPrompts.tabular(work.ctx.format(), work.ctx.schema(),
+            calls.add(Work.Call.greedy(Work.TABULAR, AgentPrompts.tabular(work.ctx.format(), schema,
                     subset.tables(), subset.joinHints(), exemplars, work.question.text())));
         }
         if (s.candidates() > 0) {
+            String prompt = s.schemaSubset()
+                    ? work.standardPrompt(SchemaRenderer.summary(SchemaSubset.restrict(schema, subset)), exemplars)
+                    : standardPrompt;
             List<String> sources = new ArrayList<>();
             for (int i = 1; i <= s.candidates(); i++) sources.add("sample-" + i);
-            calls.add(new Work.Call(Work.SAMPLES, sources, standardPrompt, true));
+            calls.add(Work.Call.sampled(Work.SAMPLES, sources, prompt, s.seed()));
         }
         return calls;
     }
@@ -116,8 +167,12 @@ public final class AgentStrategy implements Strategy {
         return work.answer(best.result().sql(), best.result().source(), decision);
     }
 
-    /** One greedy repair of the first post-processed candidate, taken only when it executes and passes the gate. */
-    private static Answer repair(Work work, List<Work.Result> results, IntentProfile intent) {
+    /**
+     * One greedy repair of the first post-processed candidate (pool first, then the gate's), taken only when it
+     * executes and passes the intent gate; {@code why} says why it is needed.
+     */
+    private static Answer repair(Work work, List<Work.Result> results, IntentProfile intent, boolean project,
+                                 String why) {
         Work.Result standard = results.get(0);
         Work.Result subject = results.stream().filter(r -> r.cleaned().ok()).findFirst().orElse(null);
         String failedSql;
@@ -136,8 +191,8 @@ public final class AgentStrategy implements Strategy {
         String prompt = AgentPrompts.repair(work.ctx.format(), work.ctx.schemaSummary(), work.question.text(),
                 failedSql, error);
         Work.Output output = work.generate(List.of(Work.Call.greedy(Work.REPAIR, prompt))).get(0);
-        Work.Result repaired = work.process(output, intent, true);
-        String none = "no candidate executes; ";
+        Work.Result repaired = work.process(output, intent, project);
+        String none = why + "; ";
         if (!repaired.cleaned().ok()) return work.fallback(standard, none + "post-processing rejected the repair");
         if (!repaired.executes()) return work.fallback(standard, none + "the repair does not execute");
         Work.Scored s = work.score(repaired, intent);

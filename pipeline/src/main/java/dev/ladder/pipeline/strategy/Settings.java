@@ -6,20 +6,30 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Knobs shared by the strategies. Every rung decodes its first candidate greedily; only agent-2 and agent-3 sample.
+ * Knobs shared by the strategies. Every rung decodes its first candidate greedily; the agent stages sample only in
+ * the execution gate (every stage, {@link #gateBudget}) and in agent-2/3's sample pool ({@link #candidates}).
+ *
+ * <p>Seeds: the engine gives candidate {@code j} (0-based) of a request with seed {@code s} the sampler of seed
+ * {@code s + j} (DJL: one {@code SplittableRandom(s + j)} per candidate), so the pool, one request with
+ * {@code n = candidates} and seed {@link #seed}, draws with seeds {@code seed} to {@code seed + candidates - 1}. Gate
+ * attempt {@code i} (1-based) is its own request with {@code n = 1} and seed {@code seed - i} ({@link #gateSeed}):
+ * below the pool's range whatever {@code candidates} is, so a gate sample of the standard prompt never repeats a pool
+ * sample, and the same at every stage, so agent-0 to agent-3 draw the same gate samples for a question.
  *
  * @param maxNewTokens      most tokens per completion, for every prompt (default 256: ClassicModels' longest gold
  *                          query is well under 150 Llama-3 tokens)
- * @param candidates        agent-2/3: low-temperature samples drawn from the standard prompt in addition to the two
- *                          greedy candidates (standard and tabular); all share one prefill ({@code n} of one
- *                          request). 0 turns sampling off. Default 4.
+ * @param candidates        agent-2/3: low-temperature samples drawn from the standard prompt (over the schema subset
+ *                          when {@link #schemaSubset} is on) in addition to the greedy candidates; all share one
+ *                          prefill ({@code n} of one request). 0 turns the pool off. Default 4.
  * @param sampleTemperature temperature of those samples (default 0.3, top-k and top-p off)
- * @param seed              sampler seed of those samples: sample {@code i} uses {@code seed + i} (default 0)
- * @param tabularPrompt     agent-2/3: add the greedy candidate of the tabular prompt ({@code user-tabular.txt}, the
- *                          question's schema subset as a table listing with join hints). Default true.
+ * @param seed              sampler seed: pool sample {@code sample-i} uses {@code seed + i - 1}, gate attempt
+ *                          {@code gate-i} uses {@code seed - i} (the cell's seed; default 0)
+ * @param tabularPrompt     agent-2/3: add the greedy candidate of the tabular prompt ({@code user-tabular.txt}: the
+ *                          question's schema subset, or every table when {@link #schemaSubset} is off, as a table
+ *                          listing with join hints). Default true.
  * @param gateBudget        every agent stage: when no candidate executes, up to this many further seeded
- *                          low-temperature samples of the standard prompt, drawn one at a time; the first that
- *                          executes is the answer (default 4; 0 turns the gate's retries off)
+ *                          low-temperature samples of the (whole-schema) standard prompt, drawn one request at a
+ *                          time; the first that executes is the answer (default 4; 0 turns the gate's retries off)
  * @param schemaSubset      agent-2/3: the question's schema subset is used before generation, in the prompts of the
  *                          extra candidates (tabular and samples); the greedy standard candidate keeps the whole
  *                          schema. Default true.
@@ -38,6 +48,12 @@ import java.util.Objects;
  */
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
                        int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits) {
+
+    /** The sampler seed of gate attempt {@code i} (1-based): {@code seed - i}, never one of the pool's seeds. */
+    public long gateSeed(int i) {
+        if (i < 1) throw new IllegalArgumentException("gate attempts count from 1, got " + i);
+        return seed - i;
+    }
 
     /** The statement terminator, added to the stop strings when {@link #stopAtSemicolon} is on. */
     public static final String SEMICOLON = ";";

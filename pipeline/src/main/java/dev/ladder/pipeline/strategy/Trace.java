@@ -116,6 +116,10 @@ public record Trace(String questionId, String strategy, String sql, String chose
                 sb.append("  keep").append(src).append(": ").append(k.form());
                 if (k.reason() != null && !k.reason().isEmpty()) sb.append(" (").append(k.reason()).append(')');
                 sb.append('\n');
+            } else if (s instanceof TraceStep.Subset sub) {
+                sb.append("  subset: ").append(String.join(", ", sub.tables()));
+                if (!sub.joinHints().isEmpty()) sb.append("; joins ").append(String.join("; ", sub.joinHints()));
+                sb.append('\n');
             } else if (s instanceof TraceStep.Repair r) {
                 sb.append("  repair").append(src).append(": ").append(oneLine(r.failedSql())).append("  <- ")
                         .append(oneLine(r.error())).append('\n');

@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * One thing a strategy did for a question. In JSON each step is an object whose {@code kind} names the record
  * ({@code generate}, {@code clean}, {@code intent}, {@code clamp}, {@code project}, {@code execute}, {@code score},
- * {@code keep}, {@code repair}); {@code source} names the candidate it concerns ({@code standard}, {@code tabular},
- * {@code sample-1} ..., {@code repair}).
+ * {@code keep}, {@code repair}, {@code subset}); {@code source} names the candidate it concerns ({@code standard},
+ * {@code tabular}, {@code sample-1} ..., {@code gate-1} ..., {@code repair}).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
 @JsonSubTypes({
@@ -18,7 +18,7 @@ import java.util.Map;
     @JsonSubTypes.Type(TraceStep.Intent.class), @JsonSubTypes.Type(TraceStep.Clamp.class),
     @JsonSubTypes.Type(TraceStep.Project.class), @JsonSubTypes.Type(TraceStep.Execute.class),
     @JsonSubTypes.Type(TraceStep.Score.class), @JsonSubTypes.Type(TraceStep.Keep.class),
-    @JsonSubTypes.Type(TraceStep.Repair.class)
+    @JsonSubTypes.Type(TraceStep.Repair.class), @JsonSubTypes.Type(TraceStep.Subset.class)
 })
 public sealed interface TraceStep {
 
@@ -102,4 +102,13 @@ public sealed interface TraceStep {
      */
     @JsonTypeName("repair")
     record Repair(String source, String failedSql, String error) implements TraceStep {}
+
+    /**
+     * The question's schema subset, when the extra candidates' prompts use it (agent-2/3 with {@code schema_subset} on).
+     *
+     * @param tables    the tables chosen, in schema order
+     * @param joinHints the foreign keys between them, one line each
+     */
+    @JsonTypeName("subset")
+    record Subset(String source, List<String> tables, List<String> joinHints) implements TraceStep {}
 }

@@ -10,6 +10,7 @@ import dev.ladder.pipeline.agent.Clamps;
 import dev.ladder.pipeline.agent.IntentClassifier;
 import dev.ladder.pipeline.agent.IntentProfile;
 import dev.ladder.pipeline.agent.ProjectionContract;
+import dev.ladder.pipeline.agent.SchemaSubset;
 import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.prompt.Example;
@@ -33,6 +34,7 @@ final class Work {
     static final String STANDARD = "standard";
     static final String TABULAR = "tabular";
     static final String SAMPLES = "samples";
+    static final String GATE = "gate";
     static final String REPAIR = "repair";
     static final String CLEANED = "cleaned";
     static final String CLAMPED = "clamped";
@@ -41,18 +43,24 @@ final class Work {
     /**
      * One request to make.
      *
-     * @param source  the prompt's name in the trace ({@code standard}, {@code tabular}, {@code samples}, {@code repair})
+     * @param source  the prompt's name in the trace ({@code standard}, {@code tabular}, {@code samples},
+     *                {@code gate}, {@code repair})
      * @param sources the candidate name of each output ({@code n} = their number)
      * @param prompt  the formatted prompt
-     * @param sampled false: greedy; true: the settings' sample temperature and seed
+     * @param sampled false: greedy; true: the settings' sample temperature with {@code seed}
+     * @param seed    the request's sampler seed (0 for a greedy call)
      */
-    record Call(String source, List<String> sources, String prompt, boolean sampled) {
+    record Call(String source, List<String> sources, String prompt, boolean sampled, long seed) {
         Call {
             sources = List.copyOf(sources);
         }
 
         static Call greedy(String source, String prompt) {
-            return new Call(source, List.of(source), prompt, false);
+            return new Call(source, List.of(source), prompt, false, 0);
+        }
+
+        static Call sampled(String source, List<String> sources, String prompt, long seed) {
+            return new Call(source, sources, prompt, true, seed);
         }
     }
 
@@ -92,7 +100,19 @@ final class Work {
 
     /** The standard prompt with these exemplars. */
     String standardPrompt(List<Example> exemplars) {
-        return SqlPrompt.of(ctx.format()).prompt(ctx.schemaSummary(), exemplars, question.text());
+        return standardPrompt(ctx.schemaSummary(), exemplars);
+    }
+
+    /** The standard prompt over another rendering of the schema (the schema subset's). */
+    String standardPrompt(String schemaSummary, List<Example> exemplars) {
+        return SqlPrompt.of(ctx.format()).prompt(schemaSummary, exemplars, question.text());
+    }
+
+    /** The question's schema subset, traced. */
+    SchemaSubset.Subset subset() {
+        SchemaSubset.Subset s = SchemaSubset.select(question.text(), ctx.schema());
+        trace.add(new TraceStep.Subset(null, s.tables(), s.joinHints()));
+        return s;
     }
 
     /** The first {@code k} exemplars of the context's rule for the question. */
@@ -108,7 +128,7 @@ final class Work {
         List<GenerationRequest> requests = new ArrayList<>();
         for (Call c : calls) {
             requests.add(new GenerationRequest(c.prompt(), null, s.maxNewTokens(), c.sampled() ? sample : Sampling.GREEDY,
-                    c.sources().size(), c.sampled() ? s.seed() : 0, Set.of(), stops));
+                    c.sources().size(), c.sampled() ? c.seed() : 0, Set.of(), stops));
         }
         List<Completion> completions = ctx.model().generate(requests);
         if (completions.size() != calls.size()) {
@@ -132,7 +152,7 @@ final class Work {
                 outputs.add(new Output(call.sources().get(j), text));
             }
             String sampling = call.sampled()
-                    ? "t=" + s.sampleTemperature() + " seed=" + s.seed()
+                    ? "t=" + s.sampleTemperature() + " seed=" + call.seed()
                     : "greedy";
             trace.add(new TraceStep.Generate(call.source(), call.sources(), sampling, done.promptTokens(), generated,
                     done.prefillMillis(), done.decodeMillis(), texts, finishes, stops));

@@ -90,14 +90,15 @@ class StopAtSemicolonTest {
     void theRepairRequestStopsAtTheSemicolonToo() {
         ScriptedLanguageModel model = new ScriptedLanguageModel()
                 .when(REPAIR_CUE, FRANCE + ";\n-- fixed: nickname is not a column")
-                .then(Collections.nCopies(6, BROKEN + ";").toArray(String[]::new))
+                .then(Collections.nCopies(6 + 4, BROKEN + ";").toArray(String[]::new))
                 .honouringStops();
         Answer a = Strategies.byName("agent-3").answer(q(), ctx(model, Settings.DEFAULT));
 
-        assertThat(model.calls()).containsExactly(3, 1);
-        GenerationRequest repair = model.requests().get(3);
+        // the pool, the gate's 4 samples, then the repair
+        assertThat(model.calls()).containsExactly(3, 1, 1, 1, 1, 1);
+        GenerationRequest repair = model.requests().get(7);
         assertThat(repair.prompt()).contains(REPAIR_CUE);
-        assertThat(repair.stopStrings()).containsExactly("\nQuestion:", ";");
+        assertThat(model.requests()).allSatisfy(r -> assertThat(r.stopStrings()).containsExactly("\nQuestion:", ";"));
         assertThat(a.trace().chosen()).isEqualTo("repair");
         assertThat(a.sql()).isEqualTo(FRANCE);
     }

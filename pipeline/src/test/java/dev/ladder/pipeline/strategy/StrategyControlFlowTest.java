@@ -42,6 +42,8 @@ class StrategyControlFlowTest {
     static final String HOW_MANY = "How many customers are in France?";
     static final String REPAIR_CUE = "This SQL was written for the question";
     static final String TABULAR_CUE = "Tables relevant to the question";
+    /** The agent without the gate's retries: the stage's own mechanisms alone (AgentGateTest covers the gate). */
+    static final Settings NO_GATE = Settings.DEFAULT.withGateBudget(0);
 
     static Database classicModels;
 
@@ -96,7 +98,7 @@ class StrategyControlFlowTest {
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(good, bad, "no SQL here", good);
         RecordingDatabase db = new RecordingDatabase(sql -> false);
         Strategy agent0 = Strategies.byName("agent-0");
-        StrategyContext ctx = ctx(model, db, Settings.DEFAULT);
+        StrategyContext ctx = ctx(model, db, NO_GATE);
 
         Answer ok = agent0.answer(q(HOW_MANY), ctx);
         assertThat(ok.sql()).isEqualTo(good);
@@ -130,7 +132,7 @@ class StrategyControlFlowTest {
     @Test
     void agentPromptsUseSettingsK() {
         ScriptedLanguageModel model = new ScriptedLanguageModel().then("SELECT 1");
-        Strategies.byName("agent-0").answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false), Settings.DEFAULT.withK(2)));
+        Strategies.byName("agent-0").answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false), NO_GATE.withK(2)));
         assertThat(model.requests().get(0).prompt()).isEqualTo(standardPrompt(model, POOL.subList(0, 2), HOW_MANY));
     }
 
@@ -146,7 +148,7 @@ class StrategyControlFlowTest {
     void agent1ExecutesTheClampedSql(String question, String sql, String clause) {
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(sql);
         RecordingDatabase db = new RecordingDatabase(s -> false);
-        Answer a = Strategies.byName("agent-1").answer(q(question), ctx(model, db, Settings.DEFAULT));
+        Answer a = Strategies.byName("agent-1").answer(q(question), ctx(model, db, NO_GATE));
 
         Trace t = a.trace();
         assertThat(t.steps(TraceStep.Intent.class)).hasSize(1);
@@ -167,7 +169,7 @@ class StrategyControlFlowTest {
         // the database refuses whatever lost its ORDER BY: the clamped text fails, the cleaned one executes
         RecordingDatabase db = new RecordingDatabase(s -> !s.contains("ORDER BY"));
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(sql);
-        Answer a = Strategies.byName("agent-1").answer(q("List the names of the customers in France."), ctx(model, db, Settings.DEFAULT));
+        Answer a = Strategies.byName("agent-1").answer(q("List the names of the customers in France."), ctx(model, db, NO_GATE));
         assertThat(a.sql()).isEqualTo(sql);
         assertThat(a.trace().chosen()).isEqualTo("standard");
         assertThat(a.trace().steps(TraceStep.Execute.class)).extracting(TraceStep.Execute::ok).containsExactly(false, true);
@@ -177,7 +179,7 @@ class StrategyControlFlowTest {
 
         RecordingDatabase refuses = new RecordingDatabase(s -> true);
         Answer none = Strategies.byName("agent-1").answer(q("List the names of the customers in France."),
-                ctx(new ScriptedLanguageModel().then(sql), refuses, Settings.DEFAULT));
+                ctx(new ScriptedLanguageModel().then(sql), refuses, NO_GATE));
         assertThat(none.sql()).isEqualTo(sql); // the baseline: cleaned, not clamped
         assertThat(none.trace().chosen()).isEqualTo("fallback");
         assertThat(none.trace().steps(TraceStep.Keep.class).get(0).form()).isEqualTo("none");
@@ -188,7 +190,7 @@ class StrategyControlFlowTest {
     void aClampThatChangesNothingIsNotExecutedTwice() {
         String sql = "SELECT COUNT(*) FROM customers WHERE country = 'France'";
         RecordingDatabase db = new RecordingDatabase(s -> true);
-        Answer a = Strategies.byName("agent-1").answer(q(HOW_MANY), ctx(new ScriptedLanguageModel().then(sql), db, Settings.DEFAULT));
+        Answer a = Strategies.byName("agent-1").answer(q(HOW_MANY), ctx(new ScriptedLanguageModel().then(sql), db, NO_GATE));
         assertThat(a.trace().steps(TraceStep.Clamp.class).get(0).applied()).isEmpty();
         assertThat(db.executed).containsExactly(sql);
         assertThat(a.trace().chosen()).isEqualTo("fallback");
@@ -200,7 +202,7 @@ class StrategyControlFlowTest {
     void agent2SendsStandardTabularAndSamplesInOneCall() {
         String sql = "SELECT COUNT(*) FROM customers WHERE country = 'France'";
         ScriptedLanguageModel model = new ScriptedLanguageModel().when(TABULAR_CUE, sql).then(sql, sql, sql, sql, sql);
-        Settings settings = Settings.DEFAULT.withSampling(0.3, 7);
+        Settings settings = NO_GATE.withSampling(0.3, 7);
         StrategyContext ctx = ctx(model, new RecordingDatabase(s -> false), settings);
         Answer a = Strategies.byName("agent-2").answer(q(HOW_MANY), ctx);
 
@@ -216,7 +218,11 @@ class StrategyControlFlowTest {
         assertThat(rs.get(0).n()).isEqualTo(1);
         assertThat(rs.get(1).n()).isEqualTo(1);
         GenerationRequest samples = rs.get(2);
-        assertThat(samples.prompt()).isEqualTo(standard);
+        // the schema subset is on by default: the samples see the standard prompt over the subset only
+        String overSubset = SqlPrompt.of(model.promptFormat()).prompt(
+                dev.ladder.pipeline.db.SchemaRenderer.summary(SchemaSubset.restrict(ctx.schema(), subset)),
+                POOL.subList(0, 3), HOW_MANY);
+        assertThat(samples.prompt()).isEqualTo(overSubset).isNotEqualTo(standard);
         assertThat(samples.n()).isEqualTo(4);
         assertThat(samples.seed()).isEqualTo(7);
         assertThat(samples.sampling().temperature()).isEqualTo(0.3);
@@ -225,6 +231,7 @@ class StrategyControlFlowTest {
         assertThat(rs).allSatisfy(r -> assertThat(r.stopStrings()).containsExactly("\nQuestion:", ";"));
 
         Trace t = a.trace();
+        assertThat(t.steps(TraceStep.Subset.class)).containsExactly(new TraceStep.Subset(null, subset.tables(), subset.joinHints()));
         assertThat(t.steps(TraceStep.Generate.class)).extracting(TraceStep.Generate::sources).containsExactly(
                 List.of("standard"), List.of("tabular"), List.of("sample-1", "sample-2", "sample-3", "sample-4"));
         assertThat(t.steps(TraceStep.Generate.class).get(2).sampling()).isEqualTo("t=0.3 seed=7");
@@ -240,7 +247,7 @@ class StrategyControlFlowTest {
 
         ScriptedLanguageModel alone = new ScriptedLanguageModel().then(sql);
         Strategies.byName("agent-2").answer(q(HOW_MANY), ctx(alone, new RecordingDatabase(s -> false),
-                Settings.DEFAULT.withCandidates(0).withTabularPrompt(false)));
+                NO_GATE.withCandidates(0).withTabularPrompt(false)));
         assertThat(alone.calls()).containsExactly(1);
     }
 
@@ -251,7 +258,7 @@ class StrategyControlFlowTest {
         ScriptedLanguageModel model = new ScriptedLanguageModel()
                 .when(TABULAR_CUE, "SELECT COUNT(*) FROM customerz WHERE country = 'France'")
                 .then(names, "not sql at all", count, names, "SELECT COUNT(customerNumber) FROM customers WHERE country = 'France'");
-        Answer a = Strategies.byName("agent-2").answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false), Settings.DEFAULT));
+        Answer a = Strategies.byName("agent-2").answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false), NO_GATE));
 
         Trace t = a.trace();
         List<TraceStep.Score> scores = t.steps(TraceStep.Score.class);
@@ -272,7 +279,7 @@ class StrategyControlFlowTest {
         ScriptedLanguageModel model = new ScriptedLanguageModel()
                 .when(TABULAR_CUE, "SELECT customerName, city FROM customers WHERE country = 'France'")
                 .then("SELECT customerName FROM customers WHERE country = 'France'");
-        Settings one = Settings.DEFAULT.withCandidates(0);
+        Settings one = NO_GATE.withCandidates(0);
         Answer a = Strategies.byName("agent-2").answer(q(q), ctx(model, new RecordingDatabase(s -> false), one));
         List<TraceStep.Score> scores = a.trace().steps(TraceStep.Score.class);
         assertThat(scores).noneMatch(TraceStep.Score::passesIntentGate);
@@ -293,7 +300,7 @@ class StrategyControlFlowTest {
     void agent2EnforcesTheProjectionContractAfterTheClampsAndFallsBackFormByForm() {
         String question = "List the city and country of every office.";
         String sql = "SELECT country, phone, city FROM offices ORDER BY officeCode";
-        Settings one = Settings.DEFAULT.withCandidates(0).withTabularPrompt(false);
+        Settings one = NO_GATE.withCandidates(0).withTabularPrompt(false);
         RecordingDatabase db = new RecordingDatabase(s -> false);
         Answer a = Strategies.byName("agent-2").answer(q(question), ctx(new ScriptedLanguageModel().then(sql), db, one));
 
@@ -324,7 +331,7 @@ class StrategyControlFlowTest {
         String count = "SELECT COUNT(*) FROM customers WHERE country = 'France'";
         ScriptedLanguageModel model = new ScriptedLanguageModel().when(TABULAR_CUE, "SELECT nope FROM customers").then(count);
         Answer a = Strategies.byName("agent-3").answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false),
-                Settings.DEFAULT.withCandidates(0)));
+                NO_GATE.withCandidates(0)));
         assertThat(model.calls()).containsExactly(2);
         assertThat(a.trace().steps(TraceStep.Repair.class)).isEmpty();
         assertThat(a.sql()).isEqualTo(count);
@@ -339,7 +346,7 @@ class StrategyControlFlowTest {
                 .when(REPAIR_CUE, fixed)
                 .when(TABULAR_CUE, broken)
                 .then("I do not know.", "SELECT nope FROM customers");
-        StrategyContext ctx = ctx(model, new RecordingDatabase(s -> false), Settings.DEFAULT.withCandidates(1));
+        StrategyContext ctx = ctx(model, new RecordingDatabase(s -> false), NO_GATE.withCandidates(1));
         Answer a = Strategies.byName("agent-3").answer(q(HOW_MANY), ctx);
 
         assertThat(model.calls()).containsExactly(3, 1);
@@ -365,7 +372,7 @@ class StrategyControlFlowTest {
     @Test
     void agent3TakesTheBaselineWhenTheRepairFailsTheGateOrDoesNotExecuteAndNeverTriesTwice() {
         String baseline = "SELECT COUNT(*) FROM customerz";
-        Settings one = Settings.DEFAULT.withCandidates(0).withTabularPrompt(false);
+        Settings one = NO_GATE.withCandidates(0).withTabularPrompt(false);
         for (String repairOutput : List.of("SELECT customerName FROM customers WHERE country = 'France'",
                 "SELECT COUNT(*) FROM customerss WHERE country = 'France'", "no idea")) {
             ScriptedLanguageModel model = new ScriptedLanguageModel().when(REPAIR_CUE, repairOutput).then(baseline);
@@ -384,7 +391,7 @@ class StrategyControlFlowTest {
         ScriptedLanguageModel model = new ScriptedLanguageModel().when(REPAIR_CUE, fixed).when(TABULAR_CUE, "nothing")
                 .then(raw, "neither", "nor this");
         Answer a = Strategies.byName("agent-3").answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false),
-                Settings.DEFAULT.withCandidates(2)));
+                NO_GATE.withCandidates(2)));
         TraceStep.Repair r = a.trace().steps(TraceStep.Repair.class).get(0);
         assertThat(r.source()).isEqualTo("standard");
         assertThat(r.failedSql()).isEqualTo(raw);
@@ -403,7 +410,7 @@ class StrategyControlFlowTest {
                 .when(TABULAR_CUE, "SELECT COUNT(*) FROM customerz WHERE country = 'France'")
                 .then("SELECT nope FROM customers", "Sure! Here it is:", "SELECT 1 FROM nowhere");
         Answer a = Strategies.byName("agent-3").answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false),
-                Settings.DEFAULT.withCandidates(2)));
+                NO_GATE.withCandidates(2)));
         Trace t = a.trace();
         String json = t.toJson();
         assertThat(json).doesNotContain("\n");

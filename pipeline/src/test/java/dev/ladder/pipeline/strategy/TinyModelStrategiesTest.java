@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TinyModelStrategiesTest {
 
     static final String QUESTION = "How many customers are in France?";
-    static final Settings SETTINGS = Settings.DEFAULT.withMaxNewTokens(6).withCandidates(2);
+    static final Settings SETTINGS = Settings.DEFAULT.withMaxNewTokens(6).withCandidates(2).withGateBudget(2);
 
     @TempDir static Path dir;
     static DjlLanguageModel model;
@@ -82,15 +82,21 @@ class TinyModelStrategiesTest {
         }
         int stage = ((AgentStrategy) strategy).stage();
         assertThat(t.steps(TraceStep.Intent.class)).hasSize(stage >= AgentStrategy.CLAMPS ? 1 : 0);
-        if (stage < AgentStrategy.CANDIDATES) {
-            assertThat(generates).hasSize(1);
-            return;
+        int pool = stage < AgentStrategy.CANDIDATES ? 1 : 3;
+        if (pool == 3) {
+            assertThat(generates.subList(0, 3)).extracting(TraceStep.Generate::source).containsExactly("standard", "tabular", "samples");
+            assertThat(generates.get(2).outputs()).hasSize(2);
         }
-        assertThat(generates.subList(0, 3)).extracting(TraceStep.Generate::source).containsExactly("standard", "tabular", "samples");
-        assertThat(generates.get(2).outputs()).hasSize(2);
-        boolean anyExecutes = t.steps(TraceStep.Keep.class).stream().anyMatch(k -> !k.form().equals("none"));
+        // the gate: one sample at a time while nothing executes, seeds -1, -2 (seed 0), at most the budget
+        List<TraceStep.Keep> keeps = t.steps(TraceStep.Keep.class);
+        boolean poolExecutes = keeps.stream().anyMatch(k -> !k.source().startsWith("gate-") && !k.form().equals("none"));
+        List<TraceStep.Generate> gate = generates.stream().filter(g -> g.source().equals("gate")).toList();
+        int expectedGate = poolExecutes ? 0 : t.chosen().startsWith("gate-") ? Integer.parseInt(t.chosen().substring(5)) : 2;
+        assertThat(gate).hasSize(expectedGate);
+        for (int i = 0; i < gate.size(); i++) assertThat(gate.get(i).sampling()).endsWith(" seed=" + (-1 - i));
+        boolean anyExecutes = keeps.stream().anyMatch(k -> !k.form().equals("none"));
         boolean repaired = stage == AgentStrategy.REPAIR && !anyExecutes;
-        assertThat(generates).hasSize(repaired ? 4 : 3);
+        assertThat(generates).hasSize(pool + gate.size() + (repaired ? 1 : 0));
         assertThat(t.steps(TraceStep.Repair.class)).hasSize(repaired ? 1 : 0);
     }
 }

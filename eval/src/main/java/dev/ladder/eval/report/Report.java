@@ -517,7 +517,8 @@ public final class Report {
         Run run = runs.get(runIndex);
         RunInfo info = run.info();
         Experiment e = info.experiment();
-        String who = run.name().isEmpty() ? "Run" : "Run " + run.name();
+        // a lone run is not named: its report stays the same wherever its directory is copied
+        String who = runs.size() == 1 || run.name().isEmpty() ? "Run" : "Run " + run.name();
         long n = run.results().stream().map(ItemResult::itemId).distinct().count();
         List<String> parts = new ArrayList<>();
         if (e == null) {

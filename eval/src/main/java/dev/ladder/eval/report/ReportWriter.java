@@ -222,7 +222,7 @@ public final class ReportWriter {
         ArrayNode provenance = root.putArray("provenance");
         for (int i = 0; i < report.provenance().size(); i++) {
             ObjectNode run = provenance.addObject();
-            run.put("run", report.runNames().get(i));
+            if (report.runNames().size() > 1) run.put("run", report.runNames().get(i));
             run.put("text", report.provenance().get(i));
         }
         root.put("items", report.items());

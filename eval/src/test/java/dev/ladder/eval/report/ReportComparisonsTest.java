@@ -156,7 +156,7 @@ class ReportComparisonsTest {
         assertThat(column(r.comparisons(), "p")).containsExactly("", "");
 
         String line = r.provenance().get(0);
-        assertThat(line).startsWith("Run run-a: model base = Qwen/Qwen2.5-0.5B-Instruct (engine djl, device cuda:0, "
+        assertThat(line).startsWith("Run: model base = Qwen/Qwen2.5-0.5B-Instruct (engine djl, device cuda:0, "
                 + "dtype f16); qlora = Qwen/Qwen2.5-0.5B-Instruct + adapter models/x (merged into nf4) (engine djl, "
                 + "device auto, dtype auto)")
                 .contains("benchmark classicmodels, split test, items: first 10 of 200, n = 10")

@@ -1,6 +1,10 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.experiment.Experiment;
+import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.report.Report;
+import dev.ladder.eval.report.RunInfo;
+import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.report.ReportWriter;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
@@ -10,7 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,8 +26,9 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Tables and charts for a paper from one or more run directories (docs/report.md): VA/EX/EM/TS "
-                + "with 95%% bootstrap intervals, breakdowns by category and difficulty, paired significance between "
-                + "consecutive rungs, error taxonomy, latency and tokens.",
+                + "with 95%% Wilson intervals, the spread across seeds, breakdowns by category and difficulty, the "
+                + "declared comparisons (exact McNemar, Holm-adjusted, with the factors each pair differs in), the "
+                + "one-factor attribution, error taxonomy, and costs (calls, tokens, cache share, latency).",
                 "  ladder report runs/classicmodels-ladder",
                 "  ladder report runs/a runs/b --out paper/tables --format tex,png"})
 final class ReportCommand implements Callable<Integer> {
@@ -75,19 +82,54 @@ final class ReportCommand implements Callable<Integer> {
             if (!Files.isRegularFile(results)) {
                 throw new UserError("not a run directory: " + dir + " (no " + RunDirectory.RESULTS + "; 'ladder run' writes one)");
             }
+            Experiment experiment = experiment(dir);
+            Map<String, String> environment = environment(dir);
             try (ResultsStore store = ResultsStore.openReadOnly(results)) {
                 var rows = store.results();
                 if (rows.isEmpty()) {
                     throw new UserError(dir + " has no results yet (its run stopped before the first item): nothing to "
                             + "report; run the experiment again to fill it");
                 }
-                runs.add(Report.Run.of(dir, store.cells(), rows));
+                List<Cell> cells = store.cells();
+                Map<String, String> meta = new TreeMap<>();
+                List<String> keys = new ArrayList<>(META_KEYS);
+                for (Cell c : cells) keys.add("skipped." + c.name());
+                for (String key : keys) {
+                    String value = store.meta(key);
+                    if (value != null) meta.put(key, value);
+                }
+                runs.add(Report.Run.of(dir, cells, rows, new RunInfo(experiment, environment, meta)));
             }
         }
-        Report report = runs.size() == 1
-                ? Report.of(runs.get(0).cells(), runs.get(0).results())
-                : Report.merge(runs, Report.Options.DEFAULT);
+        Report report = Report.merge(runs, Report.Options.DEFAULT);
         ReportWriter.write(report, target, formats);
+    }
+
+    /** The results store's meta values a report reads besides {@code skipped.<cell>}. */
+    static final List<String> META_KEYS = List.of("ts.missing", "items.selection", "scorers.ex_modes");
+
+    /** The run's resolved experiment (config.yaml), or null for a run made before it was written. */
+    static Experiment experiment(Path runDir) {
+        Path config = runDir.resolve(RunDirectory.CONFIG);
+        if (!Files.isRegularFile(config)) return null;
+        // an unreadable config is an ExperimentException: one line naming the file and the field
+        return ExperimentLoader.load(config);
+    }
+
+    /** environment.json's keys and values as text (an absent file: none). */
+    static Map<String, String> environment(Path runDir) {
+        Path env = runDir.resolve(RunDirectory.ENVIRONMENT);
+        Map<String, String> out = new TreeMap<>();
+        if (!Files.isRegularFile(env)) return out;
+        try {
+            var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(env.toFile());
+            if (root == null || !root.isObject()) throw new UserError("cannot read " + env + ": not a JSON object");
+            root.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText()
+                    : e.getValue().toString()));
+            return out;
+        } catch (java.io.IOException e) {
+            throw new UserError("cannot read " + env + ": " + e.getMessage());
+        }
     }
 
     /** The EM mode a run was scored with (environment.json's scorers.em_mode; runs made before it: semantic). */

@@ -30,10 +30,20 @@ import java.util.function.UnaryOperator;
  * @param settings  strategy knobs
  * @param sqlMode   SQL mode of the database's MySQL sessions (server's own, or MySQL 8.0's)
  * @param scorers   scorer options
+ * @param comparisons the paired comparisons reports test, {@code to} minus {@code from}; null gives the default family
+ *                  ({@link Comparisons#defaultFamily})
  */
 public record Experiment(String name, String benchmark, String split, String database, SqlMode sqlMode, Integer limit,
-                         ItemSubset subset, List<Long> seeds, Path output, Map<String, ModelSpec> models, List<RungSpec> rungs,
-                         SettingsSpec settings, ScorerSpec scorers) {
+                         ItemSubset subset, List<Long> seeds, Path output, Map<String, ModelSpec> models,
+                         List<RungSpec> rungs, SettingsSpec settings, ScorerSpec scorers, List<Comparisons.Pair> comparisons) {
+
+    /** An experiment of all items or the stratified default subset, with the default family of comparisons. */
+    public Experiment(String name, String benchmark, String split, String database, SqlMode sqlMode, Integer limit,
+                      List<Long> seeds, Path output, Map<String, ModelSpec> models, List<RungSpec> rungs,
+                      SettingsSpec settings, ScorerSpec scorers) {
+        this(name, benchmark, split, database, sqlMode, limit, ItemSubset.DEFAULT, seeds, output, models, rungs, settings,
+                scorers, null);
+    }
 
     public Experiment {
         Objects.requireNonNull(name, "name");
@@ -59,6 +69,20 @@ public record Experiment(String name, String benchmark, String split, String dat
             if (!names.add(r.name())) throw new IllegalArgumentException("duplicate rung name " + r.name());
             if (!models.containsKey(r.model())) throw new IllegalArgumentException("rung " + r.name() + ": no model " + r.model());
         }
+        comparisons = comparisons == null ? Comparisons.defaultFamily(Comparisons.rungs(models, rungs))
+                : List.copyOf(comparisons);
+        String[] problem = Comparisons.problem(comparisons, rungs.stream().map(RungSpec::name).toList());
+        if (problem != null) throw new IllegalArgumentException(problem[0] + ": " + problem[1]);
+    }
+
+    /** A comparison's label: H1, H2 or H3 for the research questions' pairs, else "declared". */
+    public String labelOf(Comparisons.Pair pair) {
+        return Comparisons.label(pair, Comparisons.rungs(models, rungs));
+    }
+
+    /** The rung of that name, if any. */
+    public java.util.Optional<RungSpec> rung(String rungName) {
+        return rungs.stream().filter(r -> r.name().equals(rungName)).findFirst();
     }
 
     /** The model a rung runs on. */
@@ -145,23 +169,23 @@ public record Experiment(String name, String benchmark, String split, String dat
     /** Only {@code n} items of the split, chosen by the experiment's {@link #subset()}. */
     public Experiment withLimit(int n) {
         if (n < 1) throw new ExperimentException("limit override", "limit", "must be >= 1, got " + n);
-        return new Experiment(name, benchmark, split, database, sqlMode, n, subset, seeds, output, models, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, n, subset, seeds, output, models, rungs, settings, scorers, comparisons);
     }
 
     /** The items chosen another way ({@code ladder run --subset}). */
     public Experiment withSubset(ItemSubset how) {
-        return new Experiment(name, benchmark, split, database, sqlMode, limit, how, seeds, output, models, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, how, seeds, output, models, rungs, settings, scorers, comparisons);
     }
 
     public Experiment withOutput(Path dir) {
         Objects.requireNonNull(dir, "dir");
-        return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, dir, models, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, dir, models, rungs, settings, scorers, comparisons);
     }
 
     private Experiment withModels(UnaryOperator<ModelSpec> change) {
         Map<String, ModelSpec> changed = new LinkedHashMap<>();
         models.forEach((k, v) -> changed.put(k, change.apply(v)));
-        return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, output, changed, rungs, settings, scorers);
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, output, changed, rungs, settings, scorers, comparisons);
     }
 
     /**

@@ -42,7 +42,7 @@ public final class ExperimentLoader {
     public static final List<String> TS_MODES = List.of("suite", "stored", "none");
 
     static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "sql_mode", "limit", "subset", "subset_seed", "seeds", "output",
-            "models", "strategies", "settings", "scorers");
+            "models", "strategies", "settings", "scorers", "comparisons");
     static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype", "device", "merge_base");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
@@ -119,6 +119,7 @@ public final class ExperimentLoader {
         SettingsSpec settings = settings(root);
         List<RungSpec> rungs = rungs(root, models, settings);
         ScorerSpec scorers = scorers(root);
+        List<Comparisons.Pair> comparisons = comparisons(root, rungs);
 
         Benchmark b;
         try {
@@ -131,7 +132,7 @@ public final class ExperimentLoader {
                     .replace("; known:", "; benchmark " + b.name() + " has:"));
         }
         return new Experiment(name, benchmark, split, database != null ? database : b.defaultDatabase(), sqlMode, limit, subset, seeds,
-                output, models, rungs, settings, scorers);
+                output, models, rungs, settings, scorers, comparisons);
     }
 
     /**
@@ -294,6 +295,27 @@ public final class ExperimentLoader {
             rungs.add(rung);
         }
         return rungs;
+    }
+
+    /** {@code comparisons: [[from, to], ...]}, or null (absent) for the default family. */
+    private static List<Comparisons.Pair> comparisons(Fields root, List<RungSpec> rungs) {
+        JsonNode node = root.get("comparisons");
+        if (node == null) return null;
+        if (!(node instanceof ArrayNode list)) {
+            throw root.error("comparisons", "expected a list of [from, to] rung pairs, got " + Fields.describe(node));
+        }
+        if (list.isEmpty()) throw root.error("comparisons", "is empty; list [from, to] rung pairs, or remove the line for the default family");
+        List<Comparisons.Pair> pairs = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode e = list.get(i);
+            if (!e.isArray() || e.size() != 2 || !e.get(0).isTextual() || !e.get(1).isTextual()) {
+                throw root.error("comparisons[" + i + "]", "expected a pair of rung names [from, to], got " + Fields.describe(e));
+            }
+            pairs.add(new Comparisons.Pair(e.get(0).asText(), e.get(1).asText()));
+        }
+        String[] problem = Comparisons.problem(pairs, rungs.stream().map(RungSpec::name).toList());
+        if (problem != null) throw root.error(problem[0], problem[1]);
+        return pairs;
     }
 
     private static SettingsSpec settings(Fields root) {

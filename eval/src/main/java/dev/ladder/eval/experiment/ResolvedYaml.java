@@ -72,6 +72,11 @@ final class ResolvedYaml {
         line(b, 2, "ts", sc.ts().name().toLowerCase(Locale.ROOT));
         line(b, 2, "suite", sc.suite() == null ? "null" : str(sc.suite().toString()));
         line(b, 2, "em_mode", sc.emMode().label());
+        // the resolved family, the default one spelled out, so a report reads the same pairs the run declared
+        b.append("comparisons:\n");
+        for (Comparisons.Pair p : e.comparisons()) {
+            b.append("  - [").append(str(p.from())).append(", ").append(str(p.to())).append("]\n");
+        }
         return b.toString();
     }
 

@@ -1,10 +1,10 @@
 package dev.ladder.eval.report;
 
-import static tech.tablesaw.aggregate.AggregateFunctions.count;
-import static tech.tablesaw.aggregate.AggregateFunctions.mean;
-import static tech.tablesaw.aggregate.AggregateFunctions.median;
-import static tech.tablesaw.aggregate.AggregateFunctions.proportionTrue;
-
+import dev.ladder.eval.experiment.Comparisons;
+import dev.ladder.eval.experiment.Experiment;
+import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.eval.experiment.RungFactors;
+import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.run.ItemResult;
 import java.nio.file.Path;
@@ -23,20 +23,22 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
-import tech.tablesaw.api.NumericColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
- * The paper-ready report of one run (or of several merged): accuracy by rung with bootstrap intervals, breakdowns
- * by category and difficulty, paired significance between consecutive rungs, the error taxonomy, and timings.
+ * The paper-ready report of one run (or of several merged): accuracy by cell with Wilson intervals, the spread
+ * across seeds, breakdowns by category and difficulty, the declared comparisons (per seed and pooled, Holm-adjusted
+ * within each metric's family, with the factors the two rungs differ in), the single-factor attribution, the error
+ * taxonomy, and the costs.
  *
- * <p>Every table except {@link #timings()} depends only on the scored outcomes, so identical results give identical
+ * <p>A cell is a rung run with one seed ({@code rung} or {@code rung@seed}). Every table except {@link #costs()}
+ * depends only on the scored outcomes and the run's recorded provenance, so identical results give identical
  * tables; items are sorted by id before any resampling so the order of the input rows does not matter either.
  */
 public final class Report {
@@ -48,32 +50,46 @@ public final class Report {
     public static final List<String> DIFFICULTIES = List.of("easy", "medium", "hard", "extra");
     /** Stands for a missing category, difficulty or error class; listed last. */
     public static final String NONE = "(none)";
+    /** The seed column's value of a comparison pooled over seeds. */
+    public static final String POOLED = "pooled";
 
     /**
      * One run's input to a merged report.
      *
      * @param name    the run's name, its directory's name; prefixes rung names that another run also has
-     * @param cells   the rungs, in any order (sorted by {@link Cell#index()})
+     * @param cells   the cells, in any order (sorted by {@link Cell#index()})
      * @param results one row per item and cell
+     * @param info    the run's experiment, environment and meta values ({@link RunInfo#NONE} when unknown)
      */
-    public record Run(String name, List<Cell> cells, List<ItemResult> results) {
+    public record Run(String name, List<Cell> cells, List<ItemResult> results, RunInfo info) {
         public Run {
             Objects.requireNonNull(name, "name");
             cells = List.copyOf(cells);
             results = List.copyOf(results);
+            Objects.requireNonNull(info, "info");
+        }
+
+        /** A run known only by its rows. */
+        public Run(String name, List<Cell> cells, List<ItemResult> results) {
+            this(name, cells, results, RunInfo.NONE);
         }
 
         /** A run named after its directory. */
         public static Run of(Path runDir, List<Cell> cells, List<ItemResult> results) {
+            return of(runDir, cells, results, RunInfo.NONE);
+        }
+
+        /** A run named after its directory, with what else is known of it. */
+        public static Run of(Path runDir, List<Cell> cells, List<ItemResult> results, RunInfo info) {
             Path file = runDir.toAbsolutePath().normalize().getFileName();
-            return new Run(file == null ? "" : file.toString(), cells, results);
+            return new Run(file == null ? "" : file.toString(), cells, results, info);
         }
     }
 
     /**
      * The statistics' parameters.
      *
-     * @param resamples bootstrap resamples B
+     * @param resamples bootstrap resamples B (intervals of differences)
      * @param seed      seed of each bootstrap's {@link java.util.SplittableRandom}
      */
     public record Options(int resamples, long seed) {
@@ -85,39 +101,88 @@ public final class Report {
         }
     }
 
-    private static final List<String> METRICS = List.of("VA", "EX", "EM", "TS");
     private static final Set<String> RESERVED = Set.of("category", "difficulty", "items", "error class");
 
+    /** A cell of the report: its merged name, the rung it belongs to, its seed and its run. */
+    private record CellInfo(Cell cell, String rung, String runRung, long seed, int run, String skipped) {
+        String name() {
+            return cell.name();
+        }
+    }
+
+    /** A rung of the report: its cells by seed, in seed order of the experiment. */
+    private record RungInfo(String name, String runRung, int run, Map<Long, String> cellsBySeed,
+                            Map<String, String> factors) {
+    }
+
+    /** A declared comparison between two of the report's rungs. */
+    private record Declared(String from, String to, String label, List<String> differs, String change) {
+    }
+
+    /** A metric compared between rungs: its column name and the outcome (null when the item has none). */
+    private record Metric(String name, Function<ItemResult, Boolean> outcome) {
+    }
+
+    /** One comparison row before the Holm adjustment. */
+    private record Tested(String metric, Declared comparison, String seed, int n, int b, int c,
+                          Statistics.Estimate diff, double p, double fromRate, double toRate) {
+    }
+
     private final List<Cell> cells;
+    private final List<CellInfo> cellInfo;
+    private final Map<String, RungInfo> rungInfo;
+    private final List<Run> runs;
+    private final List<String> runNames;
     private final Options options;
     private final Table results;
     private final Map<String, TreeMap<String, ItemResult>> byRung;
     private final boolean hasTs;
+    private final boolean hasExAlt;
+    private final boolean multiSeed;
+    private final String exAltLabel;
     private final int items;
+    private final List<Declared> declared;
+    private final List<String> provenance;
     private final ReportTable summary;
+    private final ReportTable seeds;
     private final ReportTable categoryEx;
     private final ReportTable categoryTs;
     private final ReportTable difficultyEx;
     private final ReportTable difficultyTs;
-    private final ReportTable significance;
+    private final ReportTable comparisons;
+    private final ReportTable attribution;
     private final ReportTable errors;
-    private final ReportTable timings;
+    private final ReportTable costs;
 
-    private Report(List<Cell> cells, Map<String, TreeMap<String, ItemResult>> byRung, Options options) {
-        this.cells = List.copyOf(cells);
+    private Report(List<Run> runs, List<CellInfo> cellInfo, Map<String, RungInfo> rungInfo,
+                   Map<String, TreeMap<String, ItemResult>> byRung, List<Declared> declared, Options options) {
+        this.runs = List.copyOf(runs);
+        this.runNames = runs.stream().map(Run::name).toList();
+        this.cellInfo = List.copyOf(cellInfo);
+        this.cells = cellInfo.stream().map(CellInfo::cell).toList();
+        this.rungInfo = rungInfo;
         this.byRung = byRung;
+        this.declared = List.copyOf(declared);
         this.options = options;
         this.results = longTable();
-        this.hasTs = byRung.values().stream().flatMap(m -> m.values().stream()).anyMatch(r -> r.ts() != null);
-        this.items = (int) byRung.values().stream().flatMap(m -> m.keySet().stream()).distinct().count();
+        this.hasTs = allRows().anyMatch(r -> r.ts() != null);
+        this.hasExAlt = allRows().anyMatch(r -> r.exAlt() != null);
+        this.multiSeed = rungInfo.values().stream().anyMatch(r -> r.cellsBySeed().size() > 1);
+        this.exAltLabel = "EX (" + exModes()[1] + ")";
+        this.items = (int) allRows().map(ItemResult::itemId).distinct().count();
+        this.provenance = buildProvenance();
         this.summary = buildSummary();
-        this.categoryEx = breakdown("category", "EX");
-        this.categoryTs = hasTs ? breakdown("category", "TS") : null;
-        this.difficultyEx = breakdown("difficulty", "EX");
-        this.difficultyTs = hasTs ? breakdown("difficulty", "TS") : null;
-        this.significance = buildSignificance();
+        this.seeds = multiSeed ? buildSeeds() : null;
+        this.categoryEx = breakdown("category", "EX", ItemResult::ex);
+        this.categoryTs = hasTs ? breakdown("category", "TS", ItemResult::ts) : null;
+        this.difficultyEx = breakdown("difficulty", "EX", ItemResult::ex);
+        this.difficultyTs = hasTs ? breakdown("difficulty", "TS", ItemResult::ts) : null;
+        List<Tested> tested = test();
+        double[] holm = holm(tested);
+        this.comparisons = buildComparisons(tested, holm);
+        this.attribution = buildAttribution(tested, holm);
         this.errors = buildErrors();
-        this.timings = buildTimings();
+        this.costs = buildCosts();
     }
 
     /** The report of one run with {@link Options#DEFAULT}. */
@@ -130,31 +195,45 @@ public final class Report {
         return merge(List.of(new Run("", cells, results)), options);
     }
 
+    /** The report of one run with what else is known of it. */
+    public static Report of(Run run, Options options) {
+        return merge(List.of(run), options);
+    }
+
     /**
-     * The report of several runs side by side: their rungs in run order, each run's sorted by index. A rung name
-     * that more than one run has becomes {@code runName/rungName} in every run that has it; other names stay.
+     * The report of several runs side by side: their cells in run order, each run's sorted by index. A cell name
+     * that more than one run has becomes {@code runName/cellName} in every run that has it (and its rung
+     * {@code runName/rung}); other names stay. Comparisons are those each run declares, within the run.
      *
      * @throws IllegalArgumentException when a result names a cell its run lacks, a (cell, item) pair repeats, a
-     *                                  run repeats a cell name, prefixing still leaves two rungs with one name (ignoring
-     *                                  case), or a rung is named category, difficulty, items or error class
+     *                                  run repeats a cell name, prefixing still leaves two cells with one name
+     *                                  (ignoring case), or a rung is named category, difficulty, items or error class
      */
     public static Report merge(List<Run> runs, Options options) {
         Objects.requireNonNull(options, "options");
         if (runs.isEmpty()) throw new IllegalArgumentException("a report needs at least one run");
         Map<String, Integer> runsWithName = new HashMap<>();
+        Map<String, Integer> runsWithRung = new HashMap<>();
         for (Run run : runs) {
             Set<String> names = new HashSet<>();
+            Set<String> rungs = new HashSet<>();
             for (Cell c : run.cells()) {
                 if (!names.add(c.name())) {
                     throw new IllegalArgumentException("run '" + run.name() + "' has two cells named " + c.name());
                 }
+                rungs.add(rungOf(c));
             }
             names.forEach(n -> runsWithName.merge(n, 1, Integer::sum));
+            rungs.forEach(n -> runsWithRung.merge(n, 1, Integer::sum));
         }
-        List<Cell> merged = new ArrayList<>();
+        List<CellInfo> merged = new ArrayList<>();
+        Map<String, RungInfo> rungInfo = new LinkedHashMap<>();
         Map<String, TreeMap<String, ItemResult>> byRung = new LinkedHashMap<>();
-        for (Run run : runs) {
+        List<Declared> declared = new ArrayList<>();
+        for (int runIndex = 0; runIndex < runs.size(); runIndex++) {
+            Run run = runs.get(runIndex);
             Map<String, String> rename = new HashMap<>();
+            Map<String, String> rungRename = new LinkedHashMap<>();
             List<Cell> ordered = new ArrayList<>(run.cells());
             ordered.sort(Comparator.comparingInt(Cell::index));
             for (Cell c : ordered) {
@@ -164,33 +243,89 @@ public final class Report {
                             + " (ignoring case) after merging; give the runs distinct directory names");
                 }
                 if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
-                    // rungs become columns beside these in the breakdown and error tables
+                    // cells become columns beside these in the breakdown and error tables
                     throw new IllegalArgumentException("a rung cannot be named '" + name + "'; rename the cell");
                 }
+                String runRung = rungOf(c);
+                String rung = runsWithRung.get(runRung) > 1 ? run.name() + "/" + runRung : runRung;
                 rename.put(c.name(), name);
+                rungRename.put(runRung, rung);
                 byRung.put(name, new TreeMap<>());
-                merged.add(new Cell(merged.size(), name, c.model(), c.adapter(), c.strategy(), c.seed()));
+                Cell renamed = new Cell(merged.size(), name, c.model(), c.adapter(), c.strategy(), c.seed());
+                merged.add(new CellInfo(renamed, rung, runRung, c.seed(), runIndex,
+                        run.info().meta("skipped." + c.name())));
+                int at = runIndex;
+                RungInfo ri = rungInfo.computeIfAbsent(rung, k -> new RungInfo(k, runRung, at, new LinkedHashMap<>(),
+                        factors(run, c, runRung)));
+                ri.cellsBySeed().put(c.seed(), name);
             }
             for (ItemResult r : run.results()) {
-                String rung = rename.get(r.cell());
-                if (rung == null) {
+                String cell = rename.get(r.cell());
+                if (cell == null) {
                     throw new IllegalArgumentException("result for item " + r.itemId() + " names cell " + r.cell()
                             + ", which run '" + run.name() + "' does not have");
                 }
-                if (byRung.get(rung).put(r.itemId(), r) != null) {
+                if (byRung.get(cell).put(r.itemId(), r) != null) {
                     throw new IllegalArgumentException("cell " + r.cell() + " has two results for item " + r.itemId());
                 }
             }
+            declared.addAll(declared(run, rungRename, rungInfo));
         }
-        return new Report(merged, byRung, options);
+        return new Report(runs, merged, rungInfo, byRung, declared, options);
     }
 
-    /** The rungs, bottom first, with merged names and {@link Cell#index()} renumbered to the report's order. */
+    /** The rung a cell belongs to: its name less the {@code @seed} suffix of multi-seed experiments. */
+    private static String rungOf(Cell c) {
+        String suffix = "@" + c.seed();
+        return c.name().endsWith(suffix) && c.name().length() > suffix.length()
+                ? c.name().substring(0, c.name().length() - suffix.length()) : c.name();
+    }
+
+    private static Map<String, String> factors(Run run, Cell c, String runRung) {
+        Experiment e = run.info().experiment();
+        Optional<RungSpec> spec = e == null ? Optional.empty() : e.rung(runRung);
+        if (spec.isPresent()) return RungFactors.of(e, spec.get());
+        // no config: what the cell tells (model, adapter, the strategy's fixed factors)
+        return RungFactors.of(c.model(), c.adapter(), null, null, c.strategy(), null);
+    }
+
+    /** The run's declared comparisons (its experiment's, or the default family of its cells) as report rungs. */
+    private static List<Declared> declared(Run run, Map<String, String> rungRename, Map<String, RungInfo> rungInfo) {
+        Experiment e = run.info().experiment();
+        List<Comparisons.Pair> pairs;
+        Function<Comparisons.Pair, String> label;
+        if (e != null) {
+            pairs = e.comparisons();
+            label = e::labelOf;
+        } else {
+            Map<String, Cell> firstCell = new LinkedHashMap<>();
+            List<Cell> ordered = new ArrayList<>(run.cells());
+            ordered.sort(Comparator.comparingInt(Cell::index));
+            for (Cell c : ordered) firstCell.putIfAbsent(rungOf(c), c);
+            List<Comparisons.Rung> rungs = Comparisons.rungsOfCells(firstCell);
+            pairs = Comparisons.defaultFamily(rungs);
+            label = p -> Comparisons.label(p, rungs);
+        }
+        List<Declared> out = new ArrayList<>();
+        for (Comparisons.Pair p : pairs) {
+            String from = rungRename.get(p.from());
+            String to = rungRename.get(p.to());
+            if (from == null || to == null) continue; // a rung of the config that has no cell in the store
+            Map<String, String> ff = rungInfo.get(from).factors();
+            Map<String, String> tf = rungInfo.get(to).factors();
+            List<String> differs = RungFactors.differing(ff, tf);
+            String change = differs.size() == 1 ? RungFactors.change(differs.get(0), ff, tf) : null;
+            out.add(new Declared(from, to, label.apply(p), differs, change));
+        }
+        return out;
+    }
+
+    /** The cells, bottom first, with merged names and {@link Cell#index()} renumbered to the report's order. */
     public List<Cell> cells() {
         return cells;
     }
 
-    /** The rung names, bottom first. */
+    /** The cell names, bottom first (the columns of the breakdowns and of the error table). */
     public List<String> rungs() {
         return cells.stream().map(Cell::name).toList();
     }
@@ -204,25 +339,50 @@ public final class Report {
         return hasTs;
     }
 
-    /** Distinct item ids over all rungs. */
+    /** Whether any result has EX in a second mode. */
+    public boolean hasExAlt() {
+        return hasExAlt;
+    }
+
+    /** Whether some rung ran with more than one seed. */
+    public boolean multiSeed() {
+        return multiSeed;
+    }
+
+    /** Distinct item ids over all cells. */
     public int items() {
         return items;
     }
 
+    /** The run names, in order ({@code ""} for a run known only by its rows). */
+    public List<String> runNames() {
+        return runNames;
+    }
+
+    /** One line per run saying what it ran on and how it was scored (the top of report.md, every caption). */
+    public List<String> provenance() {
+        return provenance;
+    }
+
     /**
-     * One row per item and rung: rung, item, category, difficulty, VA, EX, EM, TS (missing when null),
+     * One row per item and cell: rung (the cell), item, category, difficulty, VA, EX, EM, TS (missing when null),
      * error_class, prompt_tokens, generated_tokens, ms; a copy.
      */
     public Table results() {
         return results.copy();
     }
 
-    /** Rows: rungs; columns: n, then VA, EX, EM, TS with their 95% bootstrap intervals. */
+    /** Rows: cells; columns: n, then VA, EX, (EX in the second mode), EM, TS with their 95% Wilson intervals. */
     public ReportTable summary() {
         return summary;
     }
 
-    /** Rows: categories with their item counts; columns: EX per rung. */
+    /** Rows: rungs; columns: seeds, mean and sample sd across seeds of each metric; only with several seeds. */
+    public Optional<ReportTable> seeds() {
+        return Optional.ofNullable(seeds);
+    }
+
+    /** Rows: categories with their item counts; columns: EX per cell with its Wilson interval. */
     public ReportTable categoryEx() {
         return categoryEx;
     }
@@ -232,7 +392,7 @@ public final class Report {
         return Optional.ofNullable(categoryTs);
     }
 
-    /** Rows: difficulties with their item counts; columns: EX per rung. */
+    /** Rows: difficulties with their item counts; columns: EX per cell with its Wilson interval. */
     public ReportTable difficultyEx() {
         return difficultyEx;
     }
@@ -242,38 +402,75 @@ public final class Report {
         return Optional.ofNullable(difficultyTs);
     }
 
-    /** Rows: consecutive rung pairs and metric (EX, then TS when present); McNemar and the paired difference. */
-    public ReportTable significance() {
-        return significance;
+    /**
+     * Rows: metric (EX, EX in the second mode, TS where present), then declared comparison (and seed, then pooled,
+     * with several seeds): discordant counts, the paired difference, exact p and Holm-adjusted p, and the factors
+     * the two rungs differ in.
+     */
+    public ReportTable comparisons() {
+        return comparisons;
     }
 
-    /** Rows: error classes; columns: how many items of each rung fell in the class. */
+    /** Rows: the EX comparisons whose rungs differ in exactly one factor; empty when there is none. */
+    public Optional<ReportTable> attribution() {
+        return Optional.ofNullable(attribution);
+    }
+
+    /** Rows: error classes; columns: how many items of each cell fell in the class. */
     public ReportTable errors() {
         return errors;
     }
 
-    /** Rows: rungs; columns: mean and median milliseconds, mean prompt and generated tokens per item. */
-    public ReportTable timings() {
-        return timings;
+    /**
+     * Rows: cells; columns: n, EX, model calls, prompt and generated tokens per item, the generation cache's share
+     * of calls, cache-hit items, and wall time per item (p50, p95) over the items the cache did not touch.
+     */
+    public ReportTable costs() {
+        return costs;
     }
 
-    /** Every table that depends only on the scored outcomes, in report order (all but {@link #timings()}). */
+    /** Every table that depends only on the scored outcomes, in report order (all but {@link #costs()}). */
     public List<ReportTable> tables() {
         List<ReportTable> all = new ArrayList<>();
         all.add(summary);
+        seeds().ifPresent(all::add);
         all.add(categoryEx);
         categoryTs().ifPresent(all::add);
         all.add(difficultyEx);
         difficultyTs().ifPresent(all::add);
-        all.add(significance);
+        all.add(comparisons);
+        attribution().ifPresent(all::add);
         all.add(errors);
         return all;
     }
 
     /** The ids of every table a report can have, whether this one has it or not. */
     public static List<String> tableIds() {
-        return List.of("summary", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts", "significance",
-                "errors", "timings");
+        return List.of("summary", "seeds", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts",
+                "comparisons", "attribution", "errors", "costs");
+    }
+
+    private java.util.stream.Stream<ItemResult> allRows() {
+        return byRung.values().stream().flatMap(m -> m.values().stream());
+    }
+
+    /** The primary and the second EX mode's names: from the run's meta, else its config, else "?" and "alt". */
+    private String[] exModes() {
+        for (Run run : runs) {
+            String modes = run.info().meta("scorers.ex_modes");
+            if (modes != null) {
+                String[] parts = modes.split(",");
+                return new String[] {parts[0].strip(), parts.length > 1 ? parts[1].strip() : "alt"};
+            }
+        }
+        for (Run run : runs) {
+            Experiment e = run.info().experiment();
+            if (e != null) {
+                String primary = e.scorers().exMode().name().toLowerCase(Locale.ROOT);
+                return new String[] {primary, primary.equals("spider") ? "bird" : "spider"};
+            }
+        }
+        return new String[] {"?", "alt"};
     }
 
     private Table longTable() {
@@ -308,43 +505,174 @@ public final class Report {
                 generated, ms);
     }
 
+    // ---- provenance ---------------------------------------------------------------------------------------------
+
+    private List<String> buildProvenance() {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) out.add(provenanceOf(i));
+        return out;
+    }
+
+    private String provenanceOf(int runIndex) {
+        Run run = runs.get(runIndex);
+        RunInfo info = run.info();
+        Experiment e = info.experiment();
+        // a lone run is not named: its report stays the same wherever its directory is copied
+        String who = runs.size() == 1 || run.name().isEmpty() ? "Run" : "Run " + run.name();
+        long n = run.results().stream().map(ItemResult::itemId).distinct().count();
+        List<String> parts = new ArrayList<>();
+        if (e == null) {
+            parts.add("no config.yaml (models, benchmark and scorers not recorded)");
+            parts.add("n = " + n + " items");
+        } else {
+            Set<String> used = new LinkedHashSet<>();
+            for (RungSpec r : e.rungs()) used.add(r.model());
+            List<String> models = new ArrayList<>();
+            for (String id : used) {
+                ModelSpec m = e.models().get(id);
+                String adapter = m.hasAdapter() ? " + adapter " + m.adapter()
+                        + (m.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "" : " (merged into " + m.mergeBase() + ")") : "";
+                String device = Objects.requireNonNullElse(info.env("models." + id + ".device"), m.device());
+                String dtype = Objects.requireNonNullElse(info.env("models." + id + ".dtype"), m.dtype());
+                models.add(id + " = " + m.path() + adapter + " (engine " + m.engine() + ", device " + device
+                        + ", dtype " + dtype + ")");
+            }
+            parts.add("model " + String.join("; ", models));
+            String selection = info.meta("items.selection");
+            if (selection == null) {
+                selection = e.limit() == null ? "all items of the split" : "the first " + e.limit() + " items of the split";
+            }
+            parts.add("benchmark " + e.benchmark() + ", split " + e.split() + ", items: " + selection + ", n = " + n);
+            String exModes = info.meta("scorers.ex_modes");
+            String ex = exModes != null ? String.join(" and ", exModes.split(","))
+                    : e.scorers().exMode().name().toLowerCase(Locale.ROOT);
+            String ts = e.scorers().ts() == dev.ladder.eval.experiment.ScorerSpec.Ts.NONE ? "none"
+                    : e.scorers().suite() != null ? "suite " + e.scorers().suite() : "stored suite";
+            String tsMissing = info.meta("ts.missing");
+            parts.add("scorers: EX " + ex + ", EM " + e.scorers().emMode().label() + ", TS " + ts
+                    + (tsMissing != null ? " (missing: " + tsMissing + ")" : ""));
+        }
+        String started = info.env("run.started");
+        parts.add("started " + (started != null ? started : "(not recorded)"));
+        String sha = info.env("git.sha");
+        parts.add("git " + (sha != null ? sha + ("true".equals(info.env("git.dirty")) ? " (with uncommitted changes)" : "")
+                : "(not recorded)"));
+        return who + ": " + String.join("; ", parts) + ".";
+    }
+
+    /** A table's description with the provenance of its runs after it. */
+    private String caption(String description) {
+        return description + " " + String.join(" ", provenance);
+    }
+
+    // ---- summary and seeds ----------------------------------------------------------------------------------------
+
+    private List<Metric> summaryMetrics() {
+        List<Metric> m = new ArrayList<>();
+        m.add(new Metric("VA", ItemResult::va));
+        m.add(new Metric("EX", ItemResult::ex));
+        if (hasExAlt) m.add(new Metric(exAltLabel, ItemResult::exAlt));
+        m.add(new Metric("EM", ItemResult::em));
+        m.add(new Metric("TS", ItemResult::ts));
+        return m;
+    }
+
     private ReportTable buildSummary() {
         StringColumn rung = StringColumn.create("rung");
         IntColumn n = IntColumn.create("n");
         Table t = Table.create("summary", rung, n);
+        List<Metric> metrics = summaryMetrics();
         Map<String, DoubleColumn[]> columns = new LinkedHashMap<>();
-        for (String m : METRICS) {
-            DoubleColumn[] triple = {DoubleColumn.create(m), DoubleColumn.create(m + ReportTable.LOWER),
-                    DoubleColumn.create(m + ReportTable.UPPER)};
+        for (Metric m : metrics) {
+            DoubleColumn[] triple = triple(m.name());
             t.addColumns(triple);
-            columns.put(m, triple);
+            columns.put(m.name(), triple);
         }
-        for (String name : rungs()) {
-            Collection<ItemResult> rows = byRung.get(name).values();
-            rung.append(name);
+        boolean anySkipped = cellInfo.stream().anyMatch(c -> c.skipped() != null);
+        StringColumn note = StringColumn.create("note");
+        for (CellInfo c : cellInfo) {
+            Collection<ItemResult> rows = byRung.get(c.name()).values();
+            rung.append(c.name());
             n.append(rows.size());
-            append(columns.get("VA"), bootstrap(rows, ItemResult::va));
-            append(columns.get("EX"), bootstrap(rows, ItemResult::ex));
-            append(columns.get("EM"), bootstrap(rows, ItemResult::em));
-            append(columns.get("TS"), bootstrap(rows.stream().filter(r -> r.ts() != null).toList(), ItemResult::ts));
+            for (Metric m : metrics) append(columns.get(m.name()), Statistics.wilson(outcomes(rows, m.outcome())));
+            note.append(c.skipped() == null ? "" : "skipped: " + c.skipped());
         }
+        if (anySkipped) t.addColumns(note);
+        Set<String> intervals = new LinkedHashSet<>();
+        metrics.forEach(m -> intervals.add(m.name()));
         return new ReportTable("summary", "Accuracy by rung",
-                "One row per rung, bottom first. n: items the rung answered. VA: the prediction executes; EX: "
-                        + "execution accuracy; EM: exact set match; TS: test-suite accuracy over the items that "
-                        + "have a suite (missing when none has). Each value is the proportion of items with its "
-                        + "95% percentile bootstrap interval.",
-                t, Map.of(), new LinkedHashSet<>(METRICS));
+                caption("One row per rung" + (multiSeed ? " and seed (rung@seed)" : "") + ", bottom first. n: items the "
+                        + "rung answered. VA: the prediction executes; EX: execution accuracy (" + exModes()[0]
+                        + " mode)" + (hasExAlt ? "; " + exAltLabel + ": execution accuracy in the " + exModes()[1]
+                        + " mode" : "") + "; EM: exact set match; TS: test-suite accuracy over the items that have a "
+                        + "suite" + tsNote() + ". Each value is the proportion of items with its 95% Wilson score "
+                        + "interval." + (anySkipped ? " A rung that did not run says why in note, with n = 0." : "")),
+                t, Map.of(), intervals);
     }
 
-    private Statistics.Estimate bootstrap(Collection<ItemResult> rows, Predicate<ItemResult> outcome) {
-        return Statistics.bootstrapProportion(outcomes(rows, outcome), options.resamples(), options.seed());
+    /** Why TS is missing, where it is. */
+    private String tsNote() {
+        List<String> reasons = new ArrayList<>();
+        for (Run run : runs) {
+            String r = run.info().meta("ts.missing");
+            if (r != null) reasons.add((runs.size() > 1 ? run.name() + ": " : "") + r);
+        }
+        if (!hasTs) {
+            return " (missing for every rung: " + (reasons.isEmpty() ? "no result has a test-suite outcome; the reason "
+                    + "was not recorded" : String.join("; ", reasons)) + ")";
+        }
+        return reasons.isEmpty() ? " (missing where a rung has no item with a suite)"
+                : " (missing where a rung has no item with a suite: " + String.join("; ", reasons) + ")";
     }
 
-    private static boolean[] outcomes(Collection<ItemResult> rows, Predicate<ItemResult> outcome) {
-        boolean[] values = new boolean[rows.size()];
-        int i = 0;
-        for (ItemResult r : rows) values[i++] = outcome.test(r);
-        return values;
+    private ReportTable buildSeeds() {
+        StringColumn rung = StringColumn.create("rung");
+        IntColumn seedCount = IntColumn.create("seeds");
+        Table t = Table.create("seeds", rung, seedCount);
+        List<Metric> metrics = summaryMetrics();
+        Map<String, DoubleColumn[]> columns = new LinkedHashMap<>();
+        for (Metric m : metrics) {
+            DoubleColumn[] pair = {DoubleColumn.create(m.name() + " mean"), DoubleColumn.create(m.name() + " sd")};
+            t.addColumns(pair);
+            columns.put(m.name(), pair);
+        }
+        for (RungInfo r : rungInfo.values()) {
+            rung.append(r.name());
+            int ran = 0;
+            for (String cell : r.cellsBySeed().values()) if (!byRung.get(cell).isEmpty()) ran++;
+            seedCount.append(ran);
+            for (Metric m : metrics) {
+                List<Double> perSeed = new ArrayList<>();
+                for (String cell : r.cellsBySeed().values()) {
+                    boolean[] values = outcomes(byRung.get(cell).values(), m.outcome());
+                    if (values.length > 0) perSeed.add(Statistics.proportion(values));
+                }
+                double[] v = perSeed.stream().mapToDouble(Double::doubleValue).toArray();
+                columns.get(m.name())[0].append(Statistics.mean(v));
+                columns.get(m.name())[1].append(Statistics.sampleSd(v));
+            }
+        }
+        return new ReportTable("seeds", "Spread across seeds",
+                caption("One row per rung: seeds it ran with (cells with results), and for each metric the mean and "
+                        + "the sample standard deviation (divisor seeds - 1; missing with one seed) of the per-seed "
+                        + "proportions in the summary."),
+                t, Map.of(), Set.of());
+    }
+
+    private static boolean[] outcomes(Collection<ItemResult> rows, Function<ItemResult, Boolean> outcome) {
+        List<Boolean> values = new ArrayList<>();
+        for (ItemResult r : rows) {
+            Boolean v = outcome.apply(r);
+            if (v != null) values.add(v);
+        }
+        boolean[] out = new boolean[values.size()];
+        for (int i = 0; i < out.length; i++) out[i] = values.get(i);
+        return out;
+    }
+
+    private static DoubleColumn[] triple(String name) {
+        return new DoubleColumn[] {DoubleColumn.create(name), DoubleColumn.create(name + ReportTable.LOWER),
+                DoubleColumn.create(name + ReportTable.UPPER)};
     }
 
     private static void append(DoubleColumn[] triple, Statistics.Estimate e) {
@@ -353,99 +681,256 @@ public final class Report {
         triple[2].append(e.upper());
     }
 
-    private ReportTable breakdown(String key, String metric) {
-        Table shares = results.summarize(metric, proportionTrue).by(key, "rung");
-        Map<String, Map<String, Double>> value = new HashMap<>();
-        for (int i = 0; i < shares.rowCount(); i++) {
-            NumericColumn<?> share = shares.numberColumn(2);
-            double v = share.isMissing(i) ? Double.NaN : share.getDouble(i);
-            value.computeIfAbsent(shares.stringColumn(0).get(i), k -> new HashMap<>())
-                    .put(shares.stringColumn(1).get(i), v);
-        }
-        Table counts = results.selectColumns(key, "item").dropDuplicateRows().countBy(key);
-        Map<String, Integer> itemCount = new HashMap<>();
-        for (int i = 0; i < counts.rowCount(); i++) {
-            itemCount.put(counts.stringColumn(0).get(i), (int) counts.numberColumn(1).getDouble(i));
-        }
-        List<String> keys = ordered(itemCount.keySet(), key.equals("difficulty") ? DIFFICULTIES : List.of());
+    // ---- breakdowns ---------------------------------------------------------------------------------------------
+
+    private ReportTable breakdown(String key, String metric, Function<ItemResult, Boolean> outcome) {
+        Function<ItemResult, String> keyOf = key.equals("category") ? r -> label(r.category()) : r -> label(r.difficulty());
+        Map<String, Set<String>> itemsOf = new HashMap<>();
+        allRows().forEach(r -> itemsOf.computeIfAbsent(keyOf.apply(r), k -> new TreeSet<>()).add(r.itemId()));
+        List<String> keys = ordered(itemsOf.keySet(), key.equals("difficulty") ? DIFFICULTIES : List.of());
         StringColumn keyColumn = StringColumn.create(key);
         IntColumn itemColumn = IntColumn.create("items");
         Table t = Table.create(key + "-" + metric, keyColumn, itemColumn);
         for (String k : keys) {
             keyColumn.append(k);
-            itemColumn.append(itemCount.get(k));
+            itemColumn.append(itemsOf.get(k).size());
         }
-        for (String rung : rungs()) {
-            DoubleColumn column = DoubleColumn.create(rung);
-            for (String k : keys) column.append(value.getOrDefault(k, Map.of()).getOrDefault(rung, Double.NaN));
-            t.addColumns(column);
+        for (String cell : rungs()) {
+            DoubleColumn[] triple = triple(cell);
+            for (String k : keys) {
+                List<ItemResult> rows = byRung.get(cell).values().stream().filter(r -> keyOf.apply(r).equals(k)).toList();
+                append(triple, Statistics.wilson(outcomes(rows, outcome)));
+            }
+            t.addColumns(triple);
         }
         String id = key + "-" + metric.toLowerCase(Locale.ROOT);
         return new ReportTable(id, metric + " by " + key,
-                "One row per " + key + " with its number of distinct items; one column per rung, bottom first, "
-                        + "holding the proportion of the " + key + "'s items with " + metric
+                caption("One row per " + key + " with its number of distinct items; one column per rung, bottom "
+                        + "first, holding the proportion of the " + key + "'s items with " + metric
                         + (metric.equals("TS") ? " among those that have a suite" : "")
-                        + " (missing when the rung has no such item).",
-                t, Map.of(), Set.of());
+                        + " and its 95% Wilson score interval (missing when the rung has no such item)."),
+                t, Map.of(), new LinkedHashSet<>(rungs()));
     }
 
-    private ReportTable buildSignificance() {
+    // ---- comparisons --------------------------------------------------------------------------------------------
+
+    private List<Metric> comparedMetrics() {
+        List<Metric> m = new ArrayList<>();
+        m.add(new Metric("EX", ItemResult::ex));
+        if (hasExAlt) m.add(new Metric(exAltLabel, ItemResult::exAlt));
+        if (hasTs) m.add(new Metric("TS", ItemResult::ts));
+        return m;
+    }
+
+    private List<Tested> test() {
+        List<Tested> out = new ArrayList<>();
+        for (Metric metric : comparedMetrics()) {
+            for (Declared d : declared) {
+                RungInfo from = rungInfo.get(d.from());
+                RungInfo to = rungInfo.get(d.to());
+                List<Long> common = new ArrayList<>(from.cellsBySeed().keySet());
+                common.retainAll(to.cellsBySeed().keySet());
+                for (long seed : common) {
+                    out.add(testOneSeed(metric, d, seed, from.cellsBySeed().get(seed), to.cellsBySeed().get(seed)));
+                }
+                if (multiSeed) out.add(testPooled(metric, d, common, from, to));
+            }
+        }
+        return out;
+    }
+
+    private Tested testOneSeed(Metric metric, Declared d, long seed, String fromCell, String toCell) {
+        TreeMap<String, ItemResult> first = byRung.get(fromCell);
+        TreeMap<String, ItemResult> second = byRung.get(toCell);
+        List<Boolean> xs = new ArrayList<>();
+        List<Boolean> ys = new ArrayList<>();
+        for (Map.Entry<String, ItemResult> e : first.entrySet()) { // sorted by item id
+            ItemResult z = second.get(e.getKey());
+            if (z == null) continue;
+            Boolean x = metric.outcome().apply(e.getValue());
+            Boolean y = metric.outcome().apply(z);
+            if (x != null && y != null) {
+                xs.add(x);
+                ys.add(y);
+            }
+        }
+        boolean[] x = toArray(xs);
+        boolean[] y = toArray(ys);
+        Statistics.McNemar test = Statistics.mcnemar(x, y);
+        Statistics.Estimate diff = Statistics.pairedBootstrapDifference(x, y, options.resamples(), options.seed());
+        return new Tested(metric.name(), d, Long.toString(seed), test.n(), test.b(), test.c(), diff,
+                test.n() == 0 ? Double.NaN : test.p(), Statistics.proportion(x), Statistics.proportion(y));
+    }
+
+    /**
+     * Pooled over the seeds both rungs have: per item, d = the mean over those seeds of (to - from); b counts items
+     * with d < 0, c items with d > 0, p is the exact sign test on them (McNemar's with one seed), and the interval
+     * is the bootstrap of mean d over items.
+     */
+    private Tested testPooled(Metric metric, Declared d, List<Long> common, RungInfo from, RungInfo to) {
+        Map<String, double[]> sums = new TreeMap<>(); // item -> {sum of to - from, sum of from, sum of to, seeds}
+        for (long seed : common) {
+            TreeMap<String, ItemResult> first = byRung.get(from.cellsBySeed().get(seed));
+            TreeMap<String, ItemResult> second = byRung.get(to.cellsBySeed().get(seed));
+            for (Map.Entry<String, ItemResult> e : first.entrySet()) {
+                ItemResult z = second.get(e.getKey());
+                if (z == null) continue;
+                Boolean x = metric.outcome().apply(e.getValue());
+                Boolean y = metric.outcome().apply(z);
+                if (x == null || y == null) continue;
+                double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
+                s[0] += (y ? 1 : 0) - (x ? 1 : 0);
+                s[1] += x ? 1 : 0;
+                s[2] += y ? 1 : 0;
+                s[3] += 1;
+            }
+        }
+        double[] diffs = new double[sums.size()];
+        double[] fromMeans = new double[sums.size()];
+        double[] toMeans = new double[sums.size()];
+        int i = 0;
+        int b = 0;
+        int c = 0;
+        for (double[] s : sums.values()) {
+            diffs[i] = s[0] / s[3];
+            fromMeans[i] = s[1] / s[3];
+            toMeans[i] = s[2] / s[3];
+            if (diffs[i] < 0) b++;
+            if (diffs[i] > 0) c++;
+            i++;
+        }
+        Statistics.Estimate diff = Statistics.bootstrapMean(diffs, options.resamples(), options.seed());
+        return new Tested(metric.name(), d, POOLED, diffs.length, b, c, diff,
+                diffs.length == 0 ? Double.NaN : Statistics.mcnemarExactP(b, c), Statistics.mean(fromMeans),
+                Statistics.mean(toMeans));
+    }
+
+    /** Holm within each family: the rows of one metric and one seed (or pooled). */
+    private static double[] holm(List<Tested> tested) {
+        double[] adjusted = new double[tested.size()];
+        Map<String, List<Integer>> families = new LinkedHashMap<>();
+        for (int i = 0; i < tested.size(); i++) {
+            families.computeIfAbsent(tested.get(i).metric() + "\u0000" + tested.get(i).seed(), k -> new ArrayList<>()).add(i);
+        }
+        for (List<Integer> family : families.values()) {
+            double[] p = family.stream().mapToDouble(i -> tested.get(i).p()).toArray();
+            double[] h = Statistics.holm(p);
+            for (int j = 0; j < family.size(); j++) adjusted[family.get(j)] = h[j];
+        }
+        return adjusted;
+    }
+
+    private ReportTable buildComparisons(List<Tested> tested, double[] holm) {
+        StringColumn metric = StringColumn.create("metric");
+        StringColumn label = StringColumn.create("label");
         StringColumn from = StringColumn.create("from");
         StringColumn to = StringColumn.create("to");
-        StringColumn metric = StringColumn.create("metric");
+        StringColumn seed = StringColumn.create("seed");
         IntColumn n = IntColumn.create("n");
         IntColumn b = IntColumn.create("b");
         IntColumn c = IntColumn.create("c");
+        DoubleColumn[] diff = triple("diff");
         DoubleColumn p = DoubleColumn.create("p");
-        DoubleColumn[] diff = {DoubleColumn.create("diff"), DoubleColumn.create("diff" + ReportTable.LOWER),
-                DoubleColumn.create("diff" + ReportTable.UPPER)};
-        List<String> rungs = rungs();
-        Map<String, Predicate<ItemResult>> pairedMetrics = new LinkedHashMap<>();
-        pairedMetrics.put("EX", ItemResult::ex);
-        if (hasTs) pairedMetrics.put("TS", ItemResult::ts);
-        for (int i = 0; i + 1 < rungs.size(); i++) {
-            TreeMap<String, ItemResult> first = byRung.get(rungs.get(i));
-            TreeMap<String, ItemResult> second = byRung.get(rungs.get(i + 1));
-            for (Map.Entry<String, Predicate<ItemResult>> m : pairedMetrics.entrySet()) {
-                boolean needsTs = m.getKey().equals("TS");
-                List<String> ids = new ArrayList<>();
-                for (String id : new TreeSet<>(first.keySet())) {
-                    ItemResult a = first.get(id);
-                    ItemResult z = second.get(id);
-                    if (z != null && (!needsTs || (a.ts() != null && z.ts() != null))) ids.add(id);
-                }
-                boolean[] x = outcomes(ids.stream().map(first::get).toList(), m.getValue());
-                boolean[] y = outcomes(ids.stream().map(second::get).toList(), m.getValue());
-                Statistics.McNemar test = Statistics.mcnemar(x, y);
-                from.append(rungs.get(i));
-                to.append(rungs.get(i + 1));
-                metric.append(m.getKey());
-                n.append(test.n());
-                b.append(test.b());
-                c.append(test.c());
-                p.append(test.p());
-                append(diff, Statistics.pairedBootstrapDifference(x, y, options.resamples(), options.seed()));
-            }
+        DoubleColumn pHolm = DoubleColumn.create("p_holm");
+        StringColumn differs = StringColumn.create("differs in");
+        IntColumn factors = IntColumn.create("factors");
+        StringColumn confounded = StringColumn.create("confounded");
+        for (int i = 0; i < tested.size(); i++) {
+            Tested t = tested.get(i);
+            metric.append(t.metric());
+            label.append(t.comparison().label());
+            from.append(t.comparison().from());
+            to.append(t.comparison().to());
+            seed.append(t.seed());
+            n.append(t.n());
+            b.append(t.b());
+            c.append(t.c());
+            append(diff, t.diff());
+            p.append(t.p());
+            pHolm.append(holm[i]);
+            List<String> d = t.comparison().differs();
+            differs.append(d.isEmpty() ? "nothing recorded" : String.join(", ", d));
+            factors.append(d.size());
+            confounded.append(d.size() > 1 ? "yes" : "no");
         }
-        Table t = Table.create("significance", from, to, metric, n, b, c, p);
+        Table t = Table.create("comparisons", metric, label, from, to);
+        if (multiSeed) t.addColumns(seed);
+        t.addColumns(n, b, c);
         t.addColumns(diff);
-        return new ReportTable("significance", "Paired significance between consecutive rungs",
-                "One row per pair of consecutive rungs (from, to) and metric, over the items both answered (for "
-                        + "TS: both have a suite). b: items right in from and wrong in to; c: wrong in from and "
-                        + "right in to; p: exact two-sided McNemar p-value; diff: to minus from, with its 95% paired "
-                        + "bootstrap interval.",
-                t, Map.of("p", Style.P_VALUE, "diff", Style.DIFFERENCE, "diff" + ReportTable.LOWER,
-                        Style.DIFFERENCE, "diff" + ReportTable.UPPER, Style.DIFFERENCE),
+        t.addColumns(p, pHolm, differs, factors, confounded);
+        String family = multiSeed ? "all comparisons of one metric and one seed (pooled rows: of one metric)"
+                : "all comparisons of one metric";
+        return new ReportTable("comparisons", "Declared comparisons",
+                caption("One row per metric and declared comparison (label: H1 exemplars, H2 adapter, H3 agent "
+                        + "stages, or declared)" + (multiSeed ? ", per seed both rungs ran with, then pooled over "
+                        + "those seeds" : "") + ", over the items both rungs answered (for TS: both have a suite). "
+                        + "b: items right in from and wrong in to; c: wrong in from and right in to (the discordant "
+                        + "pairs, the effect size); diff: to minus from with its 95% paired bootstrap interval; p: "
+                        + "exact two-sided McNemar p-value; p_holm: Holm-Bonferroni adjusted over the family = "
+                        + family + "." + (multiSeed ? " Pooled: per item d = mean over the seeds of (to - from); b "
+                        + "and c count items with d < 0 and d > 0, p is the exact sign test on them, diff is mean d "
+                        + "with its bootstrap interval over items." : "") + " differs in: the factors in which the "
+                        + "two rungs differ; confounded = yes when more than one, so the difference cannot be "
+                        + "attributed to one of them."),
+                t, Map.of("p", Style.P_VALUE, "p_holm", Style.P_VALUE, "diff", Style.DIFFERENCE,
+                        "diff" + ReportTable.LOWER, Style.DIFFERENCE, "diff" + ReportTable.UPPER, Style.DIFFERENCE),
                 Set.of("diff"));
     }
 
-    private ReportTable buildErrors() {
-        Table counts = results.summarize("item", count).by("error_class", "rung");
-        Map<String, Map<String, Integer>> count = new HashMap<>();
-        for (int i = 0; i < counts.rowCount(); i++) {
-            count.computeIfAbsent(counts.stringColumn(0).get(i), k -> new HashMap<>())
-                    .put(counts.stringColumn(1).get(i), (int) counts.numberColumn(2).getDouble(i));
+    private ReportTable buildAttribution(List<Tested> tested, double[] holm) {
+        StringColumn label = StringColumn.create("label");
+        StringColumn from = StringColumn.create("from");
+        StringColumn to = StringColumn.create("to");
+        StringColumn factor = StringColumn.create("factor");
+        StringColumn change = StringColumn.create("change");
+        IntColumn n = IntColumn.create("n");
+        DoubleColumn exFrom = DoubleColumn.create("EX from");
+        DoubleColumn exTo = DoubleColumn.create("EX to");
+        DoubleColumn[] diff = triple("diff");
+        DoubleColumn p = DoubleColumn.create("p");
+        DoubleColumn pHolm = DoubleColumn.create("p_holm");
+        for (int i = 0; i < tested.size(); i++) {
+            Tested t = tested.get(i);
+            boolean oneRow = multiSeed ? t.seed().equals(POOLED) : true;
+            if (!t.metric().equals("EX") || !oneRow || t.comparison().differs().size() != 1) continue;
+            label.append(t.comparison().label());
+            from.append(t.comparison().from());
+            to.append(t.comparison().to());
+            factor.append(t.comparison().differs().get(0));
+            change.append(t.comparison().change());
+            n.append(t.n());
+            exFrom.append(t.fromRate());
+            exTo.append(t.toRate());
+            append(diff, t.diff());
+            p.append(t.p());
+            pHolm.append(holm[i]);
         }
+        if (label.isEmpty()) return null;
+        Table t = Table.create("attribution", label, from, to, factor, change, n, exFrom, exTo);
+        t.addColumns(diff);
+        t.addColumns(p, pHolm);
+        return new ReportTable("attribution", "Attribution: comparisons that change one factor",
+                caption("One row per declared comparison whose two rungs differ in exactly one factor, so its EX "
+                        + "difference is that factor's" + (multiSeed ? " (pooled over seeds)" : "") + ". change: the "
+                        + "factor's value in from -> to; EX from, EX to: over the paired items; diff, p and p_holm "
+                        + "as in the comparisons table (Holm over all EX comparisons, not only these)."),
+                t, Map.of("p", Style.P_VALUE, "p_holm", Style.P_VALUE, "diff", Style.DIFFERENCE,
+                        "diff" + ReportTable.LOWER, Style.DIFFERENCE, "diff" + ReportTable.UPPER, Style.DIFFERENCE),
+                Set.of("diff"));
+    }
+
+    private static boolean[] toArray(List<Boolean> values) {
+        boolean[] out = new boolean[values.size()];
+        for (int i = 0; i < out.length; i++) out[i] = values.get(i);
+        return out;
+    }
+
+    // ---- errors and costs ---------------------------------------------------------------------------------------
+
+    private ReportTable buildErrors() {
+        Map<String, Map<String, Integer>> count = new HashMap<>();
+        byRung.forEach((cell, rows) -> rows.values().forEach(r ->
+                count.computeIfAbsent(label(r.errorClass()), k -> new HashMap<>()).merge(cell, 1, Integer::sum)));
         List<String> classes = ordered(count.keySet(), ERROR_CLASSES);
         StringColumn classColumn = StringColumn.create("error class", classes);
         Table t = Table.create("errors", classColumn);
@@ -455,53 +940,60 @@ public final class Report {
             t.addColumns(column);
         }
         return new ReportTable("errors", "Error taxonomy by rung",
-                "One row per error class found in the results (canonical classes first: "
+                caption("One row per error class found in the results (canonical classes first: "
                         + String.join(", ", ERROR_CLASSES) + "); one column per rung holding how many of its "
-                        + "items fell in the class.",
+                        + "items fell in the class."),
                 t, Map.of(), Set.of());
     }
 
-    private ReportTable buildTimings() {
-        Table ms = results.summarize("ms", mean, median).by("rung");
-        Table tokens = results.summarize("prompt_tokens", "generated_tokens", mean).by("rung");
-        Map<String, Integer> msRow = rowIndex(ms);
-        Map<String, Integer> tokenRow = rowIndex(tokens);
+    private ReportTable buildCosts() {
         StringColumn rung = StringColumn.create("rung");
         IntColumn n = IntColumn.create("n");
-        DoubleColumn meanMs = DoubleColumn.create("mean ms");
-        DoubleColumn medianMs = DoubleColumn.create("median ms");
-        DoubleColumn meanPrompt = DoubleColumn.create("mean prompt tokens");
-        DoubleColumn meanGenerated = DoubleColumn.create("mean generated tokens");
-        for (String name : rungs()) {
-            rung.append(name);
-            n.append(byRung.get(name).size());
-            meanMs.append(cell(ms, msRow.get(name), 1));
-            medianMs.append(cell(ms, msRow.get(name), 2));
-            meanPrompt.append(cell(tokens, tokenRow.get(name), 1));
-            meanGenerated.append(cell(tokens, tokenRow.get(name), 2));
+        DoubleColumn ex = DoubleColumn.create("EX");
+        DoubleColumn calls = DoubleColumn.create("calls/item");
+        DoubleColumn prompt = DoubleColumn.create("prompt tokens/item");
+        DoubleColumn generated = DoubleColumn.create("generated tokens/item");
+        DoubleColumn cacheShare = DoubleColumn.create("cached calls");
+        IntColumn cacheHits = IntColumn.create("cache-hit items");
+        IntColumn timed = IntColumn.create("timed items");
+        DoubleColumn p50 = DoubleColumn.create("p50 ms");
+        DoubleColumn p95 = DoubleColumn.create("p95 ms");
+        StringColumn note = StringColumn.create("note");
+        for (CellInfo c : cellInfo) {
+            Collection<ItemResult> rows = byRung.get(c.name()).values();
+            rung.append(c.name());
+            n.append(rows.size());
+            ex.append(Statistics.proportion(outcomes(rows, ItemResult::ex)));
+            long totalCalls = rows.stream().mapToLong(ItemResult::calls).sum();
+            long cachedCalls = rows.stream().mapToLong(ItemResult::cachedCalls).sum();
+            // rows written before calls were counted say 0: unknown, not free
+            calls.append(totalCalls == 0 ? Double.NaN : (double) totalCalls / rows.size());
+            cacheShare.append(totalCalls == 0 ? Double.NaN : (double) cachedCalls / totalCalls);
+            prompt.append(rows.isEmpty() ? Double.NaN : rows.stream().mapToDouble(ItemResult::promptTokens).average().orElseThrow());
+            generated.append(rows.isEmpty() ? Double.NaN
+                    : rows.stream().mapToDouble(ItemResult::generatedTokens).average().orElseThrow());
+            List<ItemResult> uncached = rows.stream().filter(r -> r.cachedCalls() == 0).toList();
+            cacheHits.append(rows.size() - uncached.size());
+            timed.append(uncached.size());
+            double[] ms = uncached.stream().mapToDouble(ItemResult::millis).sorted().toArray();
+            p50.append(Statistics.percentile(ms, 0.5));
+            p95.append(Statistics.percentile(ms, 0.95));
+            note.append(c.skipped() == null ? "" : "skipped: " + c.skipped());
         }
-        Table t = Table.create("timings", rung, n, meanMs, medianMs, meanPrompt, meanGenerated);
+        Table t = Table.create("costs", rung, n, ex, calls, prompt, generated, cacheShare, cacheHits, timed, p50, p95);
+        if (cellInfo.stream().anyMatch(c -> c.skipped() != null)) t.addColumns(note);
         Map<String, Style> styles = new HashMap<>();
-        for (String c : List.of("mean ms", "median ms", "mean prompt tokens", "mean generated tokens")) {
-            styles.put(c, Style.DECIMAL);
+        for (String col : List.of("calls/item", "prompt tokens/item", "generated tokens/item", "p50 ms", "p95 ms")) {
+            styles.put(col, Style.DECIMAL);
         }
-        return new ReportTable("timings", "Latency and tokens per item",
-                "One row per rung: items answered, mean and median wall time per item in milliseconds, mean "
-                        + "prompt and generated tokens per item over all the item's model calls. Kept apart from "
-                        + "the other tables because timings differ between runs of identical results.",
+        return new ReportTable("costs", "Costs by rung",
+                caption("One row per rung: items answered, EX, model calls per item, prompt and generated tokens "
+                        + "per item over all the item's calls, the share of calls the generation cache answered "
+                        + "(missing when the run did not count calls), cache-hit items (at least one cached call) and "
+                        + "the wall time per item, median (p50) and 95th percentile (p95), over the timed items: "
+                        + "those with no cached call, so a cached answer's milliseconds are not read as model speed. "
+                        + "Kept apart from the other tables because timings differ between runs of identical results."),
                 t, styles, Set.of());
-    }
-
-    private static Map<String, Integer> rowIndex(Table grouped) {
-        Map<String, Integer> index = new HashMap<>();
-        for (int i = 0; i < grouped.rowCount(); i++) index.put(grouped.stringColumn(0).get(i), i);
-        return index;
-    }
-
-    private static double cell(Table grouped, Integer row, int column) {
-        if (row == null) return Double.NaN;
-        NumericColumn<?> c = grouped.numberColumn(column);
-        return c.isMissing(row) ? Double.NaN : c.getDouble(row);
     }
 
     private static String label(String value) {

@@ -36,13 +36,13 @@ public final class ReportWriter {
 
     /** An output format and the files it writes. */
     public enum Format {
-        /** {@code report.md} with every table under headings; {@code timings.md}. */
+        /** {@code report.md} with the provenance and every table under headings; {@code costs.md}. */
         MD,
-        /** One {@code <table>.csv} per table, {@code timings.csv} included. */
+        /** One {@code <table>.csv} per table, {@code costs.csv} included. */
         CSV,
-        /** One booktabs {@code <table>.tex} tabular per table, {@code timings.tex} included. */
+        /** One booktabs {@code <table>.tex} tabular per table, {@code costs.tex} included. */
         TEX,
-        /** {@code report.json} with parameters, rungs and every table; {@code timings.json}. */
+        /** {@code report.json} with parameters, provenance, rungs and every table; {@code costs.json}. */
         JSON,
         /** {@code ex-by-rung.png} and {@code category-ex.png}. */
         PNG,
@@ -69,7 +69,9 @@ public final class ReportWriter {
         }
     }
 
-    private static final String TIMINGS = "timings";
+    private static final String COSTS = "costs";
+    /** What the costs were called before; removed on a rewrite so no stale file stays. */
+    private static final String OLD_TIMINGS = "timings";
 
     private ReportWriter() {
     }
@@ -130,19 +132,19 @@ public final class ReportWriter {
         List<ReportTable> tables = report.tables();
         if (formats.contains(Format.MD)) {
             files.put("report.md", utf8(markdown(report)));
-            files.put(TIMINGS + ".md", utf8(markdownTimings(report)));
+            files.put(COSTS + ".md", utf8(markdownCosts(report)));
         }
         if (formats.contains(Format.CSV)) {
             for (ReportTable t : tables) files.put(t.id() + ".csv", utf8(TableText.csv(t)));
-            files.put(TIMINGS + ".csv", utf8(TableText.csv(report.timings())));
+            files.put(COSTS + ".csv", utf8(TableText.csv(report.costs())));
         }
         if (formats.contains(Format.TEX)) {
             for (ReportTable t : tables) files.put(t.id() + ".tex", utf8(TableText.latex(t)));
-            files.put(TIMINGS + ".tex", utf8(TableText.latex(report.timings())));
+            files.put(COSTS + ".tex", utf8(TableText.latex(report.costs())));
         }
         if (formats.contains(Format.JSON)) {
             files.put("report.json", json(reportJson(report)));
-            files.put(TIMINGS + ".json", json(tableJson(report.timings())));
+            files.put(COSTS + ".json", json(tableJson(report.costs())));
         }
         if (formats.contains(Format.SVG) || formats.contains(Format.PNG)) {
             for (Charts.Chart chart : Charts.all(report)) {
@@ -160,9 +162,14 @@ public final class ReportWriter {
             switch (f) {
                 case MD, JSON -> {
                     names.add("report." + f.extension());
-                    names.add(TIMINGS + "." + f.extension());
+                    names.add(COSTS + "." + f.extension());
+                    names.add(OLD_TIMINGS + "." + f.extension());
                 }
-                case CSV, TEX -> Report.tableIds().forEach(id -> names.add(id + "." + f.extension()));
+                case CSV, TEX -> {
+                    Report.tableIds().forEach(id -> names.add(id + "." + f.extension()));
+                    names.add(OLD_TIMINGS + "." + f.extension());
+                    names.add("significance." + f.extension()); // the comparisons table's old name
+                }
                 case PNG, SVG -> List.of("ex-by-rung", "category-ex").forEach(c -> names.add(c + "." + f.extension()));
             }
         }
@@ -171,14 +178,16 @@ public final class ReportWriter {
 
     private static String markdown(Report report) {
         StringBuilder out = new StringBuilder("# Experiment report\n\n");
-        out.append(parametersLine(report)).append("\n\n");
+        out.append("## Provenance\n\n");
+        for (String line : report.provenance()) out.append("- ").append(line).append('\n');
+        out.append('\n').append(parametersLine(report)).append("\n\n");
         for (ReportTable t : report.tables()) section(out, t);
         return out.toString();
     }
 
-    private static String markdownTimings(Report report) {
-        StringBuilder out = new StringBuilder("# Timings\n\n");
-        section(out, report.timings());
+    private static String markdownCosts(Report report) {
+        StringBuilder out = new StringBuilder("# Costs\n\n");
+        section(out, report.costs());
         return out.toString();
     }
 
@@ -190,9 +199,12 @@ public final class ReportWriter {
     private static String parametersLine(Report report) {
         Report.Options o = report.options();
         return report.rungs().size() + " rungs (bottom first: " + String.join(", ", report.rungs()) + "), "
-                + report.items() + " distinct items. Intervals: 95% percentile bootstrap, B = " + o.resamples()
-                + " resamples, seed " + o.seed() + ". Significance: exact two-sided McNemar test on the discordant "
-                + "pairs. Proportions have three decimals; " + Style.MISSING + " marks a missing value.";
+                + report.items() + " distinct items. Intervals: 95% Wilson score intervals for proportions; 95% "
+                + "percentile paired bootstrap for differences, B = " + o.resamples() + " resamples, seed " + o.seed()
+                + ". Significance: exact two-sided McNemar test on the discordant pairs"
+                + (report.multiSeed() ? " (pooled over seeds: exact sign test on the per-item mean differences)" : "")
+                + ", Holm-Bonferroni adjusted within each metric's family of declared comparisons. Proportions have "
+                + "three decimals; " + Style.MISSING + " marks a missing value. Costs and timings: costs.md.";
     }
 
     private static ObjectNode reportJson(Report report) {
@@ -200,10 +212,19 @@ public final class ReportWriter {
         ObjectNode root = f.objectNode();
         ObjectNode params = root.putObject("parameters");
         params.put("confidence", Statistics.LEVEL);
-        params.put("interval", "percentile bootstrap");
+        params.put("interval", "Wilson score");
+        params.put("difference_interval", "percentile paired bootstrap");
         params.put("resamples", report.options().resamples());
         params.put("seed", report.options().seed());
-        params.put("test", "exact two-sided McNemar");
+        params.put("test", report.multiSeed() ? "exact two-sided McNemar per seed; exact sign test pooled over seeds"
+                : "exact two-sided McNemar");
+        params.put("adjustment", "Holm-Bonferroni within each metric's family");
+        ArrayNode provenance = root.putArray("provenance");
+        for (int i = 0; i < report.provenance().size(); i++) {
+            ObjectNode run = provenance.addObject();
+            if (report.runNames().size() > 1) run.put("run", report.runNames().get(i));
+            run.put("text", report.provenance().get(i));
+        }
         root.put("items", report.items());
         ArrayNode rungs = root.putArray("rungs");
         for (Cell c : report.cells()) {

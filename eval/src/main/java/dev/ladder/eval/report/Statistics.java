@@ -3,12 +3,16 @@ package dev.ladder.eval.report;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The statistics of a report: percentile bootstrap intervals of proportions and of paired differences, and the
- * exact McNemar test. Pure functions; every resampling is seeded so the same input gives the same numbers.
+ * The statistics of a report: Wilson score intervals of proportions, percentile bootstrap intervals of paired
+ * differences, the exact McNemar (sign) test and Holm's step-down adjustment. Pure functions; every resampling is
+ * seeded so the same input gives the same numbers.
  */
 public final class Statistics {
 
@@ -55,6 +59,94 @@ public final class Statistics {
         int k = 0;
         for (boolean v : values) if (v) k++;
         return (double) k / values.length;
+    }
+
+    /** The 0.975 quantile of the standard normal: the z of every two-sided 95% Wilson interval. */
+    public static final double Z_95 = 1.959963984540054;
+
+    /**
+     * The proportion {@code k / n} with its 95% Wilson score interval:
+     * {@code (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)}. Unlike the percentile bootstrap it is not
+     * degenerate at 0 or n successes (0/10 gives [0, 0.278], not [0, 0]). NaNs for {@code n = 0}.
+     */
+    public static Estimate wilson(int k, int n) {
+        if (k < 0 || k > n) throw new IllegalArgumentException("successes must be in [0, n]: " + k + " of " + n);
+        if (n == 0) return Estimate.NONE;
+        double p = (double) k / n;
+        double z2 = Z_95 * Z_95;
+        double denominator = 1 + z2 / n;
+        double centre = (p + z2 / (2.0 * n)) / denominator;
+        double half = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / denominator;
+        // the ends are exactly 0 and 1 at k = 0 and k = n; rounding must not print -0.000 or 1.000 off by an ulp
+        double lower = k == 0 ? 0 : Math.max(0, centre - half);
+        double upper = k == n ? 1 : Math.min(1, centre + half);
+        return new Estimate(p, lower, upper);
+    }
+
+    /** {@link #wilson(int, int)} of the {@code true}s among the values. */
+    public static Estimate wilson(boolean[] values) {
+        int k = 0;
+        for (boolean v : values) if (v) k++;
+        return wilson(k, values.length);
+    }
+
+    /**
+     * The mean of the values with its 95% percentile bootstrap interval (resampling values with replacement, as
+     * {@link #bootstrapProportion}). For per-item differences in {-1, 0, 1} it draws the same indices as
+     * {@link #pairedBootstrapDifference} with the same seed, so both give the same interval.
+     */
+    public static Estimate bootstrapMean(double[] values, int resamples, long seed) {
+        requirePositive(resamples);
+        int n = values.length;
+        if (n == 0) return Estimate.NONE;
+        SplittableRandom random = new SplittableRandom(seed);
+        double[] means = new double[resamples];
+        for (int r = 0; r < resamples; r++) {
+            double sum = 0;
+            for (int i = 0; i < n; i++) sum += values[random.nextInt(n)];
+            means[r] = sum / n;
+        }
+        return interval(mean(values), means);
+    }
+
+    /** The arithmetic mean; NaN for no values. */
+    public static double mean(double[] values) {
+        if (values.length == 0) return Double.NaN;
+        double sum = 0;
+        for (double v : values) sum += v;
+        return sum / values.length;
+    }
+
+    /** The sample standard deviation (divisor {@code m - 1}); NaN for fewer than two values. */
+    public static double sampleSd(double[] values) {
+        if (values.length < 2) return Double.NaN;
+        double m = mean(values);
+        double squares = 0;
+        for (double v : values) squares += (v - m) * (v - m);
+        return Math.sqrt(squares / (values.length - 1));
+    }
+
+    /**
+     * Holm's step-down adjustment of a family of p-values (controls the family-wise error rate): sort ascending,
+     * the i-th smallest (from 1) becomes {@code min(1, (m - i + 1) p_(i))}, then running maxima make the adjusted
+     * values monotone in the order of the raw ones. Ties keep their input order. NaNs stay NaN and do not count in m.
+     */
+    public static double[] holm(double[] p) {
+        double[] adjusted = new double[p.length];
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < p.length; i++) {
+            if (Double.isNaN(p[i])) adjusted[i] = Double.NaN;
+            else order.add(i);
+        }
+        order.sort(Comparator.comparingDouble(i -> p[i])); // stable: ties keep input order
+        int m = order.size();
+        double running = 0;
+        for (int rank = 0; rank < m; rank++) {
+            int i = order.get(rank);
+            running = Math.max(running, Math.min(1.0, (m - rank) * p[i]));
+            adjusted[i] = running;
+        }
+        return adjusted;
     }
 
     /** {@link #bootstrapProportion(boolean[], int, long)} with {@link #DEFAULT_RESAMPLES} and {@link #DEFAULT_SEED}. */

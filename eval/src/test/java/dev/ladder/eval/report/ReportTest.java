@@ -26,7 +26,9 @@ class ReportTest {
         assertThat(column(t, "EX")).containsExactly("0.400", "0.700", "0.900");
         assertThat(column(t, "EM")).containsExactly("0.200", "0.300", "0.500");
         assertThat(column(t, "TS")).containsExactly("", "0.650", "0.850"); // A has no suite
-        assertThat(column(t, "VA_lo")).element(1).isEqualTo("1.000");
+        // Wilson: 20/20 gives [20 / (20 + z^2), 1] = [0.839, 1], not the bootstrap's [1, 1]
+        assertThat(column(t, "VA_lo")).element(1).isEqualTo("0.839");
+        assertThat(column(t, "VA_hi")).element(1).isEqualTo("1.000");
         for (int r = 0; r < 3; r++) {
             for (String m : List.of("VA", "EX", "EM")) {
                 double lo = Double.parseDouble(t.csvCell(r, m + "_lo"));
@@ -67,20 +69,33 @@ class ReportTest {
     }
 
     @Test
-    void significanceBetweenConsecutiveRungsMatchesHandCountedDiscordantPairs() {
-        ReportTable t = WITH_TS.significance();
-        assertThat(column(t, "from")).containsExactly(SyntheticRun.A, SyntheticRun.A, SyntheticRun.B, SyntheticRun.B);
-        assertThat(column(t, "to")).containsExactly(SyntheticRun.B, SyntheticRun.B, SyntheticRun.C, SyntheticRun.C);
-        assertThat(column(t, "metric")).containsExactly("EX", "TS", "EX", "TS");
-        // A->B EX: b = {q06, q07}, c = {q08..q15}; p = 2 (1 + 10 + 45) / 1024
-        // A->B TS: A has no suite, so no pairs; B->C: b = 0, c = {q06, q07, q16, q17}; p = 2 / 16
-        assertThat(column(t, "n")).containsExactly("20", "0", "20", "20");
-        assertThat(column(t, "b")).containsExactly("2", "0", "0", "0");
-        assertThat(column(t, "c")).containsExactly("8", "0", "4", "4");
-        assertThat(column(t, "p")).containsExactly("0.109375", "1", "0.125", "0.125");
-        assertThat(column(t, "diff")).containsExactly("0.300", "", "0.200", "0.200");
+    void withoutAConfigTheDefaultFamilyComesFromTheCellsAndMatchesHandCountedDiscordantPairs() {
+        ReportTable t = WITH_TS.comparisons();
+        // the cells alone: prompt-k0 -> prompt-k3 on one model is H1; agent_2 runs on another model (an adapter)
+        assertThat(column(t, "metric")).containsExactly("EX", "TS");
+        assertThat(column(t, "label")).containsExactly("H1", "H1");
+        assertThat(column(t, "from")).containsExactly(SyntheticRun.A, SyntheticRun.A);
+        assertThat(column(t, "to")).containsExactly(SyntheticRun.B, SyntheticRun.B);
+        // EX: b = {q06, q07}, c = {q08..q15}; p = 2 (1 + 10 + 45) / 1024; alone in its family, so Holm leaves it
+        // TS: A has no suite, so no pairs and no test
+        assertThat(column(t, "n")).containsExactly("20", "0");
+        assertThat(column(t, "b")).containsExactly("2", "0");
+        assertThat(column(t, "c")).containsExactly("8", "0");
+        assertThat(column(t, "p")).containsExactly("0.109375", "");
+        assertThat(column(t, "p_holm")).containsExactly("0.109375", "");
+        assertThat(column(t, "diff")).containsExactly("0.300", "");
+        assertThat(column(t, "differs in")).containsExactly("exemplars k", "exemplars k");
+        assertThat(column(t, "confounded")).containsExactly("no", "no");
         assertThat(t.displayRows().get(0).get(7)).matches("\\+0\\.300 \\[[+-]0\\.\\d{3}, \\+0\\.\\d{3}\\]");
-        assertThat(t.displayRows().get(1).get(6)).isEqualTo("1.0000");
+        assertThat(t.displayRows().get(1).get(8)).isEqualTo(Style.MISSING);
+        assertThat(t.description()).contains("Holm-Bonferroni adjusted over the family = all comparisons of one metric");
+
+        ReportTable a = WITH_TS.attribution().orElseThrow();
+        assertThat(column(a, "factor")).containsExactly("exemplars k");
+        assertThat(column(a, "change")).containsExactly("0 -> 3");
+        assertThat(column(a, "EX from")).containsExactly("0.400");
+        assertThat(column(a, "EX to")).containsExactly("0.700");
+        assertThat(column(a, "diff")).containsExactly("0.300");
     }
 
     @Test
@@ -94,13 +109,18 @@ class ReportTest {
     }
 
     @Test
-    void timingsAreMeansAndMediansPerItem() {
-        ReportTable t = WITH_TS.timings();
-        assertThat(column(t, "mean ms")).containsExactly("109.5", "200.0", "319.0");
-        assertThat(column(t, "median ms")).containsExactly("109.5", "200.0", "319.0");
-        assertThat(column(t, "mean prompt tokens")).containsExactly("50.0", "50.0", "50.0");
-        assertThat(column(t, "mean generated tokens")).containsExactly("9.5", "9.5", "9.5");
-        assertThat(WITH_TS.tables()).noneMatch(x -> x.id().equals("timings"));
+    void costsArePerItemWithPercentilesOfTheUncachedItems() {
+        ReportTable t = WITH_TS.costs();
+        assertThat(column(t, "EX")).containsExactly("0.400", "0.700", "0.900");
+        // A: 100..119 ms: p50 = 109.5, p95 = 118 + 0.05 (type 7, h = 19 * 0.95 = 18.05)
+        assertThat(column(t, "p50 ms")).containsExactly("109.5", "200.0", "319.0");
+        assertThat(column(t, "p95 ms")).containsExactly("118.1", "200.0", "336.1");
+        assertThat(column(t, "prompt tokens/item")).containsExactly("50.0", "50.0", "50.0");
+        assertThat(column(t, "generated tokens/item")).containsExactly("9.5", "9.5", "9.5");
+        // these rows were written without call counts: unknown, not zero
+        assertThat(column(t, "calls/item")).containsExactly("", "", "");
+        assertThat(column(t, "timed items")).containsExactly("20", "20", "20");
+        assertThat(WITH_TS.tables()).noneMatch(x -> x.id().equals("costs"));
     }
 
     @Test
@@ -111,9 +131,10 @@ class ReportTest {
         assertThat(r.summary().displayRows()).allSatisfy(row -> assertThat(row.get(5)).isEqualTo(Style.MISSING));
         assertThat(r.categoryTs()).isEmpty();
         assertThat(r.difficultyTs()).isEmpty();
-        assertThat(column(r.significance(), "metric")).containsExactly("EX", "EX");
+        assertThat(column(r.comparisons(), "metric")).containsExactly("EX");
+        assertThat(r.summary().description()).contains("missing for every rung: no result has a test-suite outcome");
         assertThat(r.tables()).extracting(ReportTable::id)
-                .containsExactly("summary", "category-ex", "difficulty-ex", "significance", "errors");
+                .containsExactly("summary", "category-ex", "difficulty-ex", "comparisons", "attribution", "errors");
     }
 
     @Test
@@ -148,7 +169,12 @@ class ReportTest {
         assertThat(column(merged.summary(), "n")).containsExactly("20", "20", "20", "20", "0");
         // the last rung has no results: its row is there with nothing to show
         assertThat(column(merged.summary(), "EX")).containsExactly("0.400", "0.700", "0.900", "0.400", "");
-        assertThat(merged.significance().rowCount()).isEqualTo(4 * 2);
+        // each run's own family: first's H1 pair; second has no research pair, so its consecutive rungs
+        assertThat(column(merged.comparisons(), "from")).containsExactly("first/" + SyntheticRun.A,
+                "second/" + SyntheticRun.A, "first/" + SyntheticRun.A, "second/" + SyntheticRun.A);
+        assertThat(column(merged.comparisons(), "to")).containsExactly(SyntheticRun.B, "extra-rung", SyntheticRun.B,
+                "extra-rung");
+        assertThat(column(merged.comparisons(), "label")).containsOnly("H1", "declared");
     }
 
     @Test

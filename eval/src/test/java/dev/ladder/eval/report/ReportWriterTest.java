@@ -33,10 +33,10 @@ class ReportWriterTest {
         ReportWriter.write(REPORT, second, ReportWriter.Format.all());
 
         List<String> names = written.stream().map(p -> p.getFileName().toString()).toList();
-        assertThat(names).contains("report.md", "timings.md", "report.json", "timings.json", "summary.csv",
-                "category-ts.tex", "significance.tex", "errors.csv", "timings.tex", "ex-by-rung.svg",
+        assertThat(names).contains("report.md", "costs.md", "report.json", "costs.json", "summary.csv",
+                "category-ts.tex", "comparisons.tex", "attribution.csv", "errors.csv", "costs.tex", "ex-by-rung.svg",
                 "ex-by-rung.png", "category-ex.svg", "category-ex.png");
-        assertThat(names).hasSize(2 + 8 + 8 + 2 + 2 + 2);
+        assertThat(names).hasSize(2 + 9 + 9 + 2 + 2 + 2);
         for (Path p : written) {
             assertThat(Files.size(p)).as(p.toString()).isPositive();
             assertThat(Files.readAllBytes(second.resolve(p.getFileName()))).as(p.getFileName().toString())
@@ -45,24 +45,25 @@ class ReportWriterTest {
 
         String md = Files.readString(first.resolve("report.md"));
         assertThat(md).startsWith("# Experiment report").contains("## Accuracy by rung", "## Error taxonomy by rung",
-                "| prompt-k0 | 20 | 0.900 [", "B = 1000 resamples, seed 0").doesNotContain("mean ms");
+                "| prompt-k0 | 20 | 0.900 [", "B = 1000 resamples, seed 0", "## Provenance\n\n- Run: no config.yaml", "Wilson score")
+                .doesNotContain("p50 ms");
 
         JsonNode json = new ObjectMapper().readTree(first.resolve("report.json").toFile());
         assertThat(json.at("/parameters/resamples").asInt()).isEqualTo(1000);
         assertThat(json.at("/tables/summary/rows/0/EX").decimalValue()).isEqualByComparingTo("0.400");
         assertThat(json.at("/tables/summary/rows/0/TS").isNull()).isTrue();
-        assertThat(json.at("/tables/significance/rows/0/b").asInt()).isEqualTo(2);
-        assertThat(json.at("/tables/significance/rows/0/c").asInt()).isEqualTo(8);
-        assertThat(json.at("/tables/significance/rows/0/p").asDouble()).isEqualTo(0.109375);
+        assertThat(json.at("/tables/comparisons/rows/0/b").asInt()).isEqualTo(2);
+        assertThat(json.at("/tables/comparisons/rows/0/c").asInt()).isEqualTo(8);
+        assertThat(json.at("/tables/comparisons/rows/0/p").asDouble()).isEqualTo(0.109375);
         assertThat(json.at("/rungs/2/name").asText()).isEqualTo(SyntheticRun.C);
-        assertThat(json.has("timings")).isFalse();
-        assertThat(new ObjectMapper().readTree(first.resolve("timings.json").toFile()).at("/rows/0/mean ms")
+        assertThat(json.at("/tables").has("costs")).isFalse();
+        assertThat(new ObjectMapper().readTree(first.resolve("costs.json").toFile()).at("/rows/0/p50 ms")
                 .asDouble()).isEqualTo(109.5);
 
         String tex = Files.readString(first.resolve("summary.tex"));
         assertThat(tex).contains("\\begin{tabular}{lrrrrr}", "\\toprule", "\\midrule", "\\bottomrule",
                 "VA [95\\% CI]", "agent\\_2 & 20", "& --- \\\\").doesNotContain("\\documentclass", "—");
-        assertThat(Files.readString(first.resolve("significance.tex"))).contains("+0.300 [");
+        assertThat(Files.readString(first.resolve("comparisons.tex"))).contains("+0.300 [");
 
         assertThat(Files.readString(first.resolve("summary.csv"))).startsWith(
                 "rung,n,VA,VA_lo,VA_hi,EX,EX_lo,EX_hi,EM,EM_lo,EM_hi,TS,TS_lo,TS_hi\nprompt-k0,20,0.900,");
@@ -85,8 +86,8 @@ class ReportWriterTest {
         assertThat(TableText.texEscape("a_b & 5% #1 $x {y} ~^ <0.0001 —"))
                 .isEqualTo("a\\_b \\& 5\\% \\#1 \\$x \\{y\\} \\textasciitilde{}\\textasciicircum{} "
                         + "\\textless{}0.0001 ---");
-        String tex = TableText.latex(REPORT.significance());
-        assertThat(tex).doesNotContain("<0.0001").contains("1.0000");
+        String tex = TableText.latex(REPORT.comparisons());
+        assertThat(tex).doesNotContain("<0.0001").contains("0.1094").contains("exemplars k");
     }
 
     @Test
@@ -103,7 +104,7 @@ class ReportWriterTest {
         assertThat(out.resolve("difficulty-ts.csv")).doesNotExist();
         assertThat(out.resolve("notes.txt")).hasContent("mine");
         assertThat(out.resolve("report.md")).exists(); // a format not written this time is left as it was
-        assertThat(Files.readString(out.resolve("summary.csv"))).contains("prompt-k0,20,0.900,0.750,1.000,0.400");
+        assertThat(Files.readString(out.resolve("summary.csv"))).contains("prompt-k0,20,0.900,0.699,0.972,0.400");
         assertThat(leftovers()).isEmpty();
     }
 

@@ -145,4 +145,46 @@ class StatisticsTest {
         assertThat(Style.DECIMAL.display(109.25)).isEqualTo("109.3");
         assertThat(Style.COUNT.csv(20)).isEqualTo("20");
     }
+
+    @Test
+    void wilsonIntervalsMatchKnownValuesAndAreNotDegenerateAtTheEnds() {
+        // 0/10: [0, z^2 / (n + z^2)]; 10/10: [n / (n + z^2), 1]; 5/10: 0.5 -+ z sqrt(0.025 + z^2/400) / (1 + z^2/10)
+        Statistics.Estimate none = Statistics.wilson(0, 10);
+        assertThat(none.value()).isEqualTo(0.0);
+        assertThat(none.lower()).isEqualTo(0.0);
+        assertThat(none.upper()).isCloseTo(0.277532, org.assertj.core.data.Offset.offset(1e-6));
+        Statistics.Estimate half = Statistics.wilson(5, 10);
+        assertThat(half.lower()).isCloseTo(0.236594, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(half.upper()).isCloseTo(0.763406, org.assertj.core.data.Offset.offset(1e-6));
+        Statistics.Estimate all = Statistics.wilson(new boolean[] {true, true, true, true, true, true, true, true, true, true});
+        assertThat(all.lower()).isCloseTo(0.722468, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(all.upper()).isEqualTo(1.0);
+        assertThat(Statistics.wilson(0, 0).present()).isFalse();
+    }
+
+    @Test
+    void holmAdjustsAFamilyOfExactPValuesStepDownAndMonotone() {
+        // three comparisons with discordant counts (b, c) = (0, 6), (1, 7), (2, 8):
+        // exact p = 2/64 = 0.03125, 2 (1 + 8) / 256 = 0.0703125, 2 (1 + 10 + 45) / 1024 = 0.109375
+        double[] p = {Statistics.mcnemarExactP(2, 8), Statistics.mcnemarExactP(0, 6), Statistics.mcnemarExactP(1, 7)};
+        assertThat(p).containsExactly(0.109375, 0.03125, 0.0703125);
+        // sorted: 3 x 0.03125 = 0.09375; 2 x 0.0703125 = 0.140625; 1 x 0.109375 < 0.140625, so 0.140625 (monotone)
+        assertThat(Statistics.holm(p)).containsExactly(0.140625, 0.09375, 0.140625);
+        assertThat(Statistics.holm(new double[] {0.5, 0.6})).containsExactly(1.0, 1.0); // capped at 1
+        double[] withMissing = Statistics.holm(new double[] {Double.NaN, 0.02, 0.04});
+        assertThat(withMissing[0]).isNaN();
+        assertThat(withMissing[1]).isCloseTo(0.04, org.assertj.core.data.Offset.offset(1e-12)); // m = 2, NaN not counted
+        assertThat(withMissing[2]).isCloseTo(0.04, org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    @Test
+    void bootstrapOfMeanDifferencesEqualsThePairedBootstrapForOneSeed() {
+        boolean[] x = {true, false, false, true, false, true, false, false};
+        boolean[] y = {true, true, false, false, true, true, true, false};
+        double[] d = new double[x.length];
+        for (int i = 0; i < d.length; i++) d[i] = (y[i] ? 1 : 0) - (x[i] ? 1 : 0);
+        assertThat(Statistics.bootstrapMean(d, 500, 3)).isEqualTo(Statistics.pairedBootstrapDifference(x, y, 500, 3));
+        assertThat(Statistics.sampleSd(new double[] {0.4, 0.6})).isCloseTo(Math.sqrt(0.02), org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(Statistics.sampleSd(new double[] {0.4})).isNaN();
+    }
 }

@@ -1,0 +1,122 @@
+package dev.ladder.eval.experiment;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The factors a rung is made of, so a comparison can say in what its two rungs differ: model path, adapter (with
+ * its merge base), dtype, exemplars k, the agent's mechanisms (execution gate with its budget, clamps, sampled
+ * candidates, tabular prompt, schema subset, projection, rerank, repair) and the other settings that take effect.
+ * A comparison whose rungs differ in more than one factor cannot attribute its difference to one of them.
+ *
+ * <p>Values are what takes effect, not what the file says: a prompt rung has no execution gate whatever
+ * {@code gate_budget} is, and {@code candidates: 4} means nothing below agent-2.
+ */
+public final class RungFactors {
+
+    /** Factor names in the order reports list them; other settings follow. */
+    public static final List<String> NAMES = List.of("model", "adapter", "dtype", "exemplars k", "execution gate",
+            "clamps", "sampled candidates", "tabular prompt", "schema subset", "projection", "rerank", "repair");
+
+    private static final Pattern AGENT = Pattern.compile("agent-(\\d+)");
+    private static final Pattern PROMPT = Pattern.compile("prompt-k(\\d+)");
+    private static final String ON = "on";
+    private static final String OFF = "off";
+
+    private RungFactors() {}
+
+    /** The factors of one of the experiment's rungs. */
+    public static Map<String, String> of(Experiment e, RungSpec rung) {
+        ModelSpec m = e.modelOf(rung);
+        return of(m.path(), m.adapter(), m.mergeBase(), m.dtype(), rung.strategy(), e.settingsOf(rung));
+    }
+
+    /**
+     * The factors of a rung.
+     *
+     * @param adapter   null for none
+     * @param mergeBase null when unknown
+     * @param dtype     null when unknown
+     * @param settings  the rung's settings; null when unknown (only the factors the strategy fixes are given)
+     */
+    public static Map<String, String> of(String path, String adapter, String mergeBase, String dtype, String strategy,
+                                         SettingsSpec settings) {
+        Map<String, String> f = new LinkedHashMap<>();
+        f.put("model", path);
+        boolean hasAdapter = adapter != null && !adapter.isEmpty();
+        f.put("adapter", !hasAdapter ? "none"
+                : adapter + (mergeBase == null || mergeBase.equals(ModelSpec.DEFAULT_MERGE_BASE) ? "" : " (" + mergeBase + ")"));
+        f.put("dtype", dtype == null ? "?" : dtype);
+        Matcher agent = AGENT.matcher(strategy);
+        Matcher prompt = PROMPT.matcher(strategy);
+        int stage = agent.matches() ? Integer.parseInt(agent.group(1)) : -1;
+        if (prompt.matches()) f.put("exemplars k", prompt.group(1));
+        else if (stage >= 0) f.put("exemplars k", settings == null ? "?" : Integer.toString(settings.agentK()));
+        else f.put("exemplars k", "strategy " + strategy);
+        boolean sampling = false;
+        if (stage >= 0 && settings != null) {
+            f.put("execution gate", "on (budget " + settings.gateBudget() + ")");
+            sampling = settings.gateBudget() > 0;
+        } else {
+            f.put("execution gate", stage >= 0 ? ON : OFF);
+        }
+        f.put("clamps", stage >= 1 ? ON : OFF);
+        boolean candidates = stage >= 2 && settings != null;
+        int n = candidates ? settings.candidates() : 0;
+        f.put("sampled candidates", n > 0 ? Integer.toString(n) : stage >= 2 && settings == null ? "?" : OFF);
+        sampling |= n > 0;
+        f.put("tabular prompt", onOff(candidates && settings.tabularPrompt(), stage >= 2 && settings == null));
+        f.put("schema subset", onOff(candidates && settings.schemaSubset(), stage >= 2 && settings == null));
+        f.put("projection", onOff(candidates && settings.projection(), stage >= 2 && settings == null));
+        f.put("rerank", onOff(candidates && settings.rerank(), stage >= 2 && settings == null));
+        f.put("repair", stage >= 3 ? ON : OFF);
+        if (settings != null) {
+            f.put("max_new_tokens", Integer.toString(settings.maxNewTokens()));
+            // the temperature only matters to rungs that sample
+            if (sampling) f.put("sample_temperature", num(settings.sampleTemperature()));
+            f.put("stop_strings", String.join(" | ", settings.stopStrings().stream().map(ResolvedYaml::quoted).toList()));
+            f.put("stop_at_semicolon", Boolean.toString(settings.stopAtSemicolon()));
+            f.put("timeout_seconds", num(settings.timeout().toMillis() / 1000.0));
+            f.put("row_cap", Integer.toString(settings.rowCap()));
+        }
+        return f;
+    }
+
+    /**
+     * The factors in which two rungs differ, in {@link #NAMES} order then the others. A setting that takes effect in
+     * only one of the two (the temperature of a rung that samples vs one that does not) is part of the mechanism
+     * that differs, not a factor of its own.
+     */
+    public static List<String> differing(Map<String, String> a, Map<String, String> b) {
+        Set<String> keys = new LinkedHashSet<>(a.keySet());
+        keys.addAll(b.keySet());
+        List<String> out = new ArrayList<>();
+        for (String k : keys) {
+            if (!NAMES.contains(k) && (!a.containsKey(k) || !b.containsKey(k))) continue;
+            String va = a.getOrDefault(k, "(n/a)");
+            String vb = b.getOrDefault(k, "(n/a)");
+            if (!va.equals(vb)) out.add(k);
+        }
+        return out;
+    }
+
+    /** How a factor changes between two rungs, e.g. {@code off -> on}. */
+    public static String change(String factor, Map<String, String> from, Map<String, String> to) {
+        return from.getOrDefault(factor, "(n/a)") + " -> " + to.getOrDefault(factor, "(n/a)");
+    }
+
+    private static String onOff(boolean on, boolean unknown) {
+        return unknown ? "?" : on ? ON : OFF;
+    }
+
+    private static String num(double d) {
+        return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+    }
+}

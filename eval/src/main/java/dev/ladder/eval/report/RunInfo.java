@@ -1,0 +1,39 @@
+package dev.ladder.eval.report;
+
+import dev.ladder.eval.experiment.Experiment;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a report knows of a run besides its rows: the resolved experiment (config.yaml), environment.json and the
+ * results store's meta values. Any part may be missing (runs made before it was recorded); the report then says
+ * "not recorded" and falls back to what the cells tell.
+ *
+ * @param experiment  the resolved experiment, or null
+ * @param environment environment.json's keys and values (e.g. {@code git.sha}, {@code run.started},
+ *                    {@code models.base.device})
+ * @param meta        the results store's meta values the report reads: {@code skipped.<cell>}, {@code ts.missing},
+ *                    {@code items.selection}, {@code scorers.ex_modes}
+ */
+public record RunInfo(Experiment experiment, Map<String, String> environment, Map<String, String> meta) {
+
+    /** Nothing known beyond the rows. */
+    public static final RunInfo NONE = new RunInfo(null, Map.of(), Map.of());
+
+    public RunInfo {
+        environment = java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
+        meta = java.util.Collections.unmodifiableMap(new TreeMap<>(meta));
+    }
+
+    /** An environment value, or null. */
+    String env(String key) {
+        String v = environment.get(key);
+        return v == null || v.isBlank() ? null : v;
+    }
+
+    /** A meta value, or null. */
+    String meta(String key) {
+        String v = meta.get(key);
+        return v == null || v.isBlank() ? null : v;
+    }
+}

@@ -112,8 +112,15 @@ final class ReportCommand implements Callable<Integer> {
     static Experiment experiment(Path runDir) {
         Path config = runDir.resolve(RunDirectory.CONFIG);
         if (!Files.isRegularFile(config)) return null;
-        // an unreadable config is an ExperimentException: one line naming the file and the field
-        return ExperimentLoader.load(config);
+        try {
+            return ExperimentLoader.load(config);
+        } catch (dev.ladder.eval.experiment.ExperimentException e) {
+            // a run copied to another machine, or whose model folder moved, still has results worth reporting: its
+            // provenance then comes from environment.json and the results store alone
+            System.err.println("warning: " + e.getMessage() + "; the report's provenance leaves out what " + config
+                    + " says");
+            return null;
+        }
     }
 
     /** environment.json's keys and values as text (an absent file: none). */

@@ -5,6 +5,8 @@ import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.SpiderFormat;
 import dev.ladder.eval.bench.Coverage;
+import dev.ladder.eval.bench.GateCheck;
+import dev.ladder.eval.bench.LeakCheck;
 import dev.ladder.eval.bench.JsonlBenchmarks;
 import dev.ladder.eval.bench.SqlFeatures;
 import dev.ladder.pipeline.db.Database;
@@ -27,8 +29,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput.",
-        subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class})
+@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput; the agent's leak and gate checks.",
+        subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class,
+                BenchCommand.Leaks.class, BenchCommand.Gate.class})
 final class BenchCommand {
 
     @Command(name = "info", mixinStandardHelpOptions = true,
@@ -299,5 +302,140 @@ final class BenchCommand {
             return 0;
         }
 
+    }
+
+    @Command(name = "leak-check", mixinStandardHelpOptions = true,
+            description = "Research hygiene (docs/agent.md, \"Generality and leak check\"): fails (exit 1) when an entry of the "
+                    + "agent's word lists, or a phrase quoted in its code, tests or docs, occurs in a ClassicModels test "
+                    + "question but in no development question (ClassicModels train plus --dev) and the provenance list "
+                    + "does not justify it.")
+    static final class Leaks implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--dev", paramLabel = "NAME|PATH",
+                description = "More development questions (repeatable): a Spider folder such as Spider train's, any format "
+                        + "'bench info' reads. Provenance ids of its items are then checked, not trusted.")
+        List<String> dev = new java.util.ArrayList<>();
+        @Option(names = "--lexicon", paramLabel = "FILE",
+                description = "An extra word-list file in intent-lexicon.txt's format to check (repeatable).")
+        List<Path> lexicons = new java.util.ArrayList<>();
+        @Option(names = "--source", paramLabel = "DIR",
+                description = "The checkout whose code and docs are read (default: the one around the working directory).")
+        Path source;
+        @Option(names = "--all", description = "List every entry that occurs in a test question, not only the test-only ones.")
+        boolean all;
+
+        @Override
+        public Integer call() {
+            Path checkout = source == null ? LeakCheck.findCheckout(Path.of("")) : LeakCheck.findCheckout(source);
+            List<LeakCheck.Entry> entries = new java.util.ArrayList<>(LeakCheck.lexiconEntries());
+            for (Path f : lexicons) {
+                if (!Files.isRegularFile(f)) throw new UserError("no such lexicon file: " + f);
+                entries.addAll(LeakCheck.lexiconEntries(f));
+            }
+            int words = entries.size();
+            entries.addAll(LeakCheck.sourcePhrases(checkout));
+            Benchmark cm = Benchmarks.load("classicmodels");
+            List<BenchmarkItem> devItems = new java.util.ArrayList<>(cm.split("train"));
+            StringBuilder devName = new StringBuilder("classicmodels train (" + devItems.size() + ")");
+            for (String d : dev) {
+                if (Benchmarks.BUNDLED.containsKey(d.strip().toLowerCase(java.util.Locale.ROOT))) {
+                    throw new UserError("--dev " + d + ": its train split is in the development set already, its test split must not be");
+                }
+                for (Map.Entry<String, List<BenchmarkItem>> split : Benchmarks.load(d).splits().entrySet()) {
+                    devItems.addAll(split.getValue());
+                    devName.append(" + ").append(split.getKey()).append(" (").append(split.getValue().size()).append(')');
+                }
+            }
+            List<BenchmarkItem> test = cm.split("test");
+            LeakCheck.Report report = LeakCheck.check(entries, test, devItems, LeakCheck.provenance());
+
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("checked " + words + " word-list entries and " + (entries.size() - words) + " quoted phrases ("
+                    + report.rows().size() + " distinct) against classicmodels test (" + test.size()
+                    + " questions); development set: " + devName);
+            List<LeakCheck.Row> shown = report.rows().stream().filter(r -> all ? r.test() > 0 : r.testOnly()).toList();
+            if (!shown.isEmpty()) {
+                out.println();
+                // "where" last: paths are long and the last column is never cut
+                TextTable t = new TextTable(List.of("entry", "test", "dev", "verdict", "where")).alignRight(1).alignRight(2);
+                for (LeakCheck.Row r : shown) {
+                    String where = r.entry().where() + (r.places() > 1 ? " (+" + (r.places() - 1) + " more)" : "");
+                    String verdict = r.leaks() ? "LEAK" : r.testOnly() ? "ok: " + r.justification() : "ok";
+                    t.add(List.of(r.entry().text(), Integer.toString(r.test()), Integer.toString(r.dev()), verdict, where));
+                }
+                t.print(out);
+            }
+            out.println();
+            for (String p : report.problems()) out.println("! " + p);
+            long testOnly = report.rows().stream().filter(LeakCheck.Row::testOnly).count();
+            int leaks = report.leaks().size();
+            if (report.clean()) {
+                out.println("clean: " + (testOnly == 0 ? "nothing occurs in the test split only"
+                        : testOnly + " test-only entries, each justified by the provenance list (" + LeakCheck.PROVENANCE + ")"));
+                return 0;
+            }
+            out.println("LEAK: " + leaks + " entries or phrases occur in test questions and in no development question"
+                    + (report.problems().isEmpty() ? "" : "; " + report.problems().size() + " provenance line(s) do not hold")
+                    + ". Remove them, rewrite them on training or invented questions, or justify them in "
+                    + LeakCheck.PROVENANCE + ".");
+            return 1;
+        }
+    }
+
+    @Command(name = "gate-check", mixinStandardHelpOptions = true,
+            description = "How general the agent's intent rules are: the share of golds that pass the intent gate of their "
+                    + "own question (the gate reads SQL structure only; nothing is executed).")
+    static final class Gate implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL file or folder, a Spider folder or a BIRD/plain JSON file.")
+        String benchmark;
+        @Option(names = "--split", paramLabel = "SPLIT", description = "Only this split (default: each split).")
+        String split;
+        @Option(names = "--db", paramLabel = "DB",
+                description = "Database of items without their own (default: the benchmark's, classicmodels for a JSONL file).")
+        String database;
+        @Option(names = "--failures", description = "List the golds that fail, with the gate's reason.")
+        boolean failures;
+        @Mixin DatabaseOptions options = new DatabaseOptions();
+
+        @Override
+        public Integer call() {
+            Benchmark b = Benchmarks.load(benchmark, database);
+            Map<String, List<BenchmarkItem>> splits = split == null ? b.splits() : Map.of(split, b.split(split));
+            Map<String, dev.ladder.pipeline.db.Schema> schemas = new java.util.HashMap<>();
+            java.util.function.Function<BenchmarkItem, dev.ladder.pipeline.db.Schema> schemaOf = item -> {
+                String spec = item.db().isEmpty() && database != null ? database : b.databaseOf(item);
+                return schemas.computeIfAbsent(spec, s -> {
+                    try (Database db = options.open(s)) {
+                        return db.schema();
+                    }
+                });
+            };
+            PrintWriter out = spec.commandLine().getOut();
+            for (Map.Entry<String, List<BenchmarkItem>> e : splits.entrySet()) {
+                List<GateCheck.Verdict> verdicts = GateCheck.run(e.getValue(), schemaOf);
+                List<GateCheck.Tally> tallies = GateCheck.tally(verdicts);
+                GateCheck.Tally all = tallies.get(tallies.size() - 1);
+                out.println(b.name() + " " + e.getKey() + ": " + all.pass() + " of " + all.golds()
+                        + " golds pass their own question's intent gate (" + percent(all.share()) + ")");
+                TextTable t = new TextTable(List.of("intent", "golds", "pass", "share")).alignRight(1).alignRight(2).alignRight(3);
+                for (GateCheck.Tally g : tallies) {
+                    t.add(List.of(g.intent() == null ? "all" : g.intent().name(), Integer.toString(g.golds()),
+                            Integer.toString(g.pass()), percent(g.share())));
+                }
+                t.print(out);
+                if (failures) {
+                    for (GateCheck.Verdict v : verdicts) {
+                        if (!v.passes()) out.println("! " + v.item().id() + "\t" + v.profile().intent() + "\t" + v.failure());
+                    }
+                }
+                out.println();
+            }
+            return 0;
+        }
+
+        private static String percent(double share) {
+            return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share);
+        }
     }
 }

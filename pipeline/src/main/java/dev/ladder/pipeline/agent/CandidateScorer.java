@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -131,7 +132,12 @@ public final class CandidateScorer {
 
     /** The intent gate alone (used for repairs and for scoring). */
     public static boolean passesIntentGate(IntentProfile intent, String sql) {
-        return gateFailure(Objects.requireNonNull(intent, "intent"), Query.of(sql)) == null;
+        return intentGateFailure(intent, sql).isEmpty();
+    }
+
+    /** Why {@code sql} fails the intent gate, or empty when it passes (for reports: {@code ladder bench gate-check}). */
+    public static Optional<String> intentGateFailure(IntentProfile intent, String sql) {
+        return Optional.ofNullable(gateFailure(Objects.requireNonNull(intent, "intent"), Query.of(sql)));
     }
 
     // ------------------------------------------------------------------ the gate

@@ -162,7 +162,7 @@ final class FieldMentions {
     }
 
     /**
-     * "the name of the product", "name, scale and vendor of the product", "the name of each Australian customer":
+     * "the name of the product", "name, line and vendor of each product", "the name of each Australian customer":
      * words before "of" combine with the table named after it (determiner and up to two more words between).
      */
     private void inverted(List<Mention> out) {
@@ -293,7 +293,7 @@ final class FieldMentions {
                 if (!(lx.in("determiner", w) || lx.in("aggregate", w))) break;
             }
             if ((prev.kind() == Kind.NUMBER && p != limitToken) || prev.kind() == Kind.VALUE) return true;
-            if (q.properName(p) && !covered[p]) return true; // "the EMEA territory", "the Trains product line"
+            if (q.properName(p) && !covered[p]) return true; // "the EMEA territory", "the Planes product line"
             if (q.is(p, "the") && (q.is(p - 1, "in") || q.is(p - 1, "from") || q.is(p - 1, "within"))
                     && next != null && next.is("of") && (q.properName(n + 1) || valueAt(n + 1))) {
                 return true; // "in the state of California"

@@ -8,7 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ import java.util.Set;
 /** The word lists of {@code intent-lexicon.txt}: cue words are data, the rules around them are code. */
 final class Lexicon {
 
-    private static final String RESOURCE = "dev/ladder/pipeline/agent/intent-lexicon.txt";
+    static final String RESOURCE = "dev/ladder/pipeline/agent/intent-lexicon.txt";
     private static final Lexicon INSTANCE = load();
 
     private final Map<String, Set<String>> lists;
@@ -49,23 +49,33 @@ final class Lexicon {
         return i < 0 ? null : i + 1;
     }
 
+    /** The lists by name, for {@link AgentWords}. */
+    Map<String, Set<String>> lists() {
+        return lists;
+    }
+
     private static Lexicon load() {
         InputStream in = Lexicon.class.getClassLoader().getResourceAsStream(RESOURCE);
         if (in == null) throw new IllegalStateException("missing resource " + RESOURCE);
-        Map<String, Set<String>> lists = new HashMap<>();
+        return new Lexicon(parse(in, RESOURCE));
+    }
+
+    /** Lines {@code name: word word ...}; blank lines and {@code #} comments are skipped. Closes {@code in}. */
+    static Map<String, Set<String>> parse(InputStream in, String where) {
+        Map<String, Set<String>> lists = new LinkedHashMap<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
                 line = line.strip();
                 if (line.isEmpty() || line.startsWith("#")) continue;
                 int colon = line.indexOf(':');
-                if (colon < 0) throw new IllegalStateException("bad line in " + RESOURCE + ": " + line);
+                if (colon < 0) throw new IllegalStateException("bad line in " + where + ": " + line);
                 Set<String> words = new LinkedHashSet<>(Arrays.asList(line.substring(colon + 1).strip().split("\\s+")));
                 lists.put(line.substring(0, colon).strip(), Collections.unmodifiableSet(words));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Lexicon(Map.copyOf(lists));
+        return Collections.unmodifiableMap(lists);
     }
 }

@@ -329,8 +329,8 @@ class CandidateScorerTest {
     @Test
     void resultShapePart() {
         String count = "SELECT COUNT(*) FROM customers";
-        assertThat(score("How many customers are there?", AGGREGATE, count, 1).parts().get("result-shape")).isEqualTo(1.0);
-        assertThat(score("How many customers are there?", AGGREGATE, count, 3).parts().get("result-shape")).isZero();
+        assertThat(score("How many of our customers are based in the USA?", AGGREGATE, count, 1).parts().get("result-shape")).isEqualTo(1.0);
+        assertThat(score("How many of our customers are based in the USA?", AGGREGATE, count, 3).parts().get("result-shape")).isZero();
         IntentProfile top5 = profile(Intent.TOP_K, 5);
         String top = "SELECT productName FROM products ORDER BY buyPrice DESC LIMIT 5";
         assertThat(score("top 5 products", top5, top, 5).parts().get("result-shape")).isEqualTo(1.0);

@@ -56,8 +56,8 @@ class IntentClassifierTest {
             What is the phone number of the Boston office?                                  | LOOKUP ----
             List all students majoring in Physics.                                         | LOOKUP ----
             Which customers have placed five or more orders?                               | LOOKUP ----
-            Which customers have at least one order in 2004?                               | LOOKUP ----
-            For each order, show the order number and its status.                          | LOOKUP ----
+            Which sales reps have at least one customer in Spain?                          | LOOKUP ----
+            For each employee, give the extension and the email.                           | LOOKUP ----
             For the products made by Min Lin Diecast, show each product's name.            | LOOKUP ----
             How many days passed between ordering and shipping order 10100?                | LOOKUP ----
             Which customers made their most recent payment before 2004?                    | LOOKUP ----
@@ -76,7 +76,7 @@ class IntentClassifierTest {
             What are the average and the maximum credit limits of customers in Germany?   | AGGREGATE OL1--
             How many students are there per major?                                         | GROUPED_AGGREGATE ---G
             What is the average credit limit per country?                                  | GROUPED_AGGREGATE ---G
-            What is the average buy price by product vendor?                               | GROUPED_AGGREGATE ---G
+            Show the mean MSRP by product vendor.                                          | GROUPED_AGGREGATE ---G
             Show the number of flights for each airline.                                   | GROUPED_AGGREGATE ---G
             How many products does each vendor supply?                                     | GROUPED_AGGREGATE ---G
             What is the total amount of payments received from customers in each country? | GROUPED_AGGREGATE ---G
@@ -85,7 +85,7 @@ class IntentClassifierTest {
             What was each customer's most recent order?                                    | GROUPED_AGGREGATE ---G
             Which 5 products are the most expensive?                                       | TOP_K OL5--
             Show the top 10 students by GPA.                                               | TOP_K OL10--
-            Show the check number and amount of the three largest payments.                | TOP_K OL3--
+            Show the order number and date of the three largest orders.                    | TOP_K OL3--
             List the first three customer names in alphabetical order.                     | TOP_K OL3--
             Who is the oldest employee?                                                    | TOP_K OL1--
             Which customer made the single largest payment?                                | TOP_K OL1--
@@ -93,7 +93,7 @@ class IntentClassifierTest {
             Which department has the highest total salary?                                 | TOP_K OL1--
             In which year did the company receive the most money in payments?              | TOP_K OL1--
             What is the most expensive product?                                            | TOP_K OL1--
-            Which customers have the highest credit limits?                                | TOP_K OL?--
+            Which products have the highest buy prices?                                    | TOP_K OL?--
             List the top customers.                                                        | TOP_K OL?--
             Which employees earn the maximum salary?                                       | TOP_K OL?--
             Which sales rep has the most customers?                                        | TOP_K OL1--
@@ -104,7 +104,7 @@ class IntentClassifierTest {
             List the cities where we have offices, in alphabetical order.                  | LOOKUP O---
             Show the students ordered by GPA in descending order.                          | LOOKUP O---
             List 5 customers from France.                                                  | LOOKUP -L5--
-            List the distinct job titles of our employees.                                 | LOOKUP --D-
+            List the distinct countries of our customers.                                  | LOOKUP --D-
             In which countries are our offices located? List each country once.            | LOOKUP --D-
             Which products were ordered only once?                                         | LOOKUP ----
             Which customers share a contact last name with a different customer?           | LOOKUP ----
@@ -117,11 +117,11 @@ class IntentClassifierTest {
     @CsvSource(delimiter = '|', textBlock = """
             Give the contact first name, contact last name and phone number of customer 112. | contactFirstName contactLastName phone
             Show the first and last names of all employees.                                | firstName lastName
-            Give the name, scale and vendor of the product with code S10_1678.            | productName productScale productVendor
+            Show the name, vendor and scale of every product in the Planes line.          | productName productVendor productScale
             List the name and credit limit of US customers whose credit limit is above 100,000. | customerName creditLimit
             Which orders shipped late? Give the order number and the customer's name.      | orderNumber customerName
             Which product lines were sold in each country? List every country and product line pair once. | country productLine
-            Show the city and country of every office and of every customer.              | city country
+            Show the postal code and city of every office and of every customer.          | postalCode city
             What is the highest credit limit?                                              | creditLimit
             List every employee's number together with the last name of their manager.    | employeeNumber lastName
             Which employee uses the email address lbott@classicmodelcars.com? Give the last name. | lastName
@@ -163,7 +163,7 @@ class IntentClassifierTest {
 
     @Test
     void withoutSchemaNoFieldsAreNamedButTheIntentIsTheSame() {
-        String q = "Show the check number and amount of the three largest payments.";
+        String q = "Show the order number and date of the three largest orders.";
         IntentProfile without = IntentClassifier.classify(q);
         assertThat(without.namedFields()).isEmpty();
         assertThat(shape(without)).isEqualTo(shape(IntentClassifier.classify(q, SHOP)));

@@ -25,7 +25,7 @@ class ProjectionContractTest {
 
     @Test
     void reordersNamedColumnsIntoTheQuestionsOrderKeepingTheirText() {
-        ProjectionContract.Projected p = enforce("Give the first and last name of every employee in office 4.",
+        ProjectionContract.Projected p = enforce("For employees in office 4, give the first and last name.",
                 "SELECT e.`lastName` AS surname,\n       e.firstName FROM employees e WHERE e.officeCode = '4'", SHOP);
         assertThat(p.applied()).containsExactly(ProjectionContract.REORDER);
         assertThat(p.sql()).isEqualTo("SELECT e.firstName,\n       e.`lastName` AS surname FROM employees e WHERE e.officeCode = '4'");
@@ -41,7 +41,7 @@ class ProjectionContractTest {
 
     @Test
     void dropsColumnsTheWhereClauseFixesEvenWithoutTheQuestion() {
-        IntentProfile intent = IntentClassifier.classify("What is the email address of employee number 1611?", SHOP);
+        IntentProfile intent = IntentClassifier.classify("Which email address does employee 1611 use?", SHOP);
         ProjectionContract.Projected p = ProjectionContract.enforce(
                 "SELECT employeeNumber, email FROM employees WHERE employeeNumber = 1611", intent, SHOP);
         assertThat(p.applied()).containsExactly("drop:employeeNumber");

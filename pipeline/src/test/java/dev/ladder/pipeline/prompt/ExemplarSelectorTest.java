@@ -13,7 +13,7 @@ class ExemplarSelectorTest {
             new Example("t2", "List the products of the Motorcycles line", "SELECT productName FROM products WHERE productLine = 'Motorcycles'"),
             new Example("t3", "Total payments received from each customer", "SELECT customerNumber, SUM(amount) FROM payments GROUP BY customerNumber"),
             new Example("t4", "Which employees work in the Paris office?", "SELECT lastName FROM employees JOIN offices USING (officeCode) WHERE city = 'Paris'"),
-            new Example("t5", "How many orders were shipped?", "SELECT COUNT(*) FROM orders WHERE status = 'Shipped'"),
+            new Example("t5", "How many orders have shipped?", "SELECT COUNT(*) FROM orders WHERE status = 'Shipped'"),
             new Example("t6", "Average buy price of products", "SELECT AVG(buyPrice) FROM products"));
 
     @Test
@@ -28,7 +28,7 @@ class ExemplarSelectorTest {
     @Test
     void similarExemplarsRankByWordOverlap() {
         SimilarExemplars sim = new SimilarExemplars(POOL, 7);
-        assertThat(sim.select("How many customers are located in Germany?", 1)).extracting(Example::id).containsExactly("t1");
+        assertThat(sim.select("How many customers are in Germany?", 1)).extracting(Example::id).containsExactly("t1");
         assertThat(sim.select("Which products belong to the Classic Cars product line?", 1)).extracting(Example::id).containsExactly("t2");
         assertThat(sim.select("Sum of payments per customer", 1)).extracting(Example::id).containsExactly("t3");
     }
@@ -49,6 +49,6 @@ class ExemplarSelectorTest {
     @Test
     void aPoolQuestionIsNotItsOwnExemplar() {
         SimilarExemplars sim = new SimilarExemplars(POOL, 1);
-        assertThat(sim.select("How many orders were shipped?", 3)).extracting(Example::id).doesNotContain("t5");
+        assertThat(sim.select("How many orders have shipped?", 3)).extracting(Example::id).doesNotContain("t5");
     }
 }

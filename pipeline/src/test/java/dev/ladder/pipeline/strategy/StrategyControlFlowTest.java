@@ -140,9 +140,9 @@ class StrategyControlFlowTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "List the names of the customers in France.|SELECT customerName FROM customers WHERE country = 'France' ORDER BY customerName|ORDER BY",
-        "List the names of the customers in France.|SELECT customerName FROM customers WHERE country = 'France' LIMIT 5|LIMIT",
-        "How many customers are there?|SELECT COUNT(*) FROM customers GROUP BY country|GROUP BY",
+        "Give the name of every customer located in France.|SELECT customerName FROM customers WHERE country = 'France' ORDER BY customerName|ORDER BY",
+        "Give the name of every customer located in France.|SELECT customerName FROM customers WHERE country = 'France' LIMIT 5|LIMIT",
+        "How many of our customers are based in the USA?|SELECT COUNT(*) FROM customers GROUP BY country|GROUP BY",
         "List the city of every office.|SELECT DISTINCT city FROM offices|DISTINCT"
     })
     void agent1ExecutesTheClampedSql(String question, String sql, String clause) {
@@ -169,7 +169,7 @@ class StrategyControlFlowTest {
         // the database refuses whatever lost its ORDER BY: the clamped text fails, the cleaned one executes
         RecordingDatabase db = new RecordingDatabase(s -> !s.contains("ORDER BY"));
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(sql);
-        Answer a = Strategies.byName("agent-1").answer(q("List the names of the customers in France."), ctx(model, db, NO_GATE));
+        Answer a = Strategies.byName("agent-1").answer(q("Give the name of every customer located in France."), ctx(model, db, NO_GATE));
         assertThat(a.sql()).isEqualTo(sql);
         assertThat(a.trace().chosen()).isEqualTo("standard");
         assertThat(a.trace().steps(TraceStep.Execute.class)).extracting(TraceStep.Execute::ok).containsExactly(false, true);
@@ -178,7 +178,7 @@ class StrategyControlFlowTest {
         assertThat(keep.reason()).contains("clamped fails");
 
         RecordingDatabase refuses = new RecordingDatabase(s -> true);
-        Answer none = Strategies.byName("agent-1").answer(q("List the names of the customers in France."),
+        Answer none = Strategies.byName("agent-1").answer(q("Give the name of every customer located in France."),
                 ctx(new ScriptedLanguageModel().then(sql), refuses, NO_GATE));
         assertThat(none.sql()).isEqualTo(sql); // the baseline: cleaned, not clamped
         assertThat(none.trace().chosen()).isEqualTo("fallback");
@@ -298,7 +298,7 @@ class StrategyControlFlowTest {
 
     @Test
     void agent2EnforcesTheProjectionContractAfterTheClampsAndFallsBackFormByForm() {
-        String question = "List the city and country of every office.";
+        String question = "For every office, list its city and its country.";
         String sql = "SELECT country, phone, city FROM offices ORDER BY officeCode";
         Settings one = NO_GATE.withCandidates(0).withTabularPrompt(false);
         RecordingDatabase db = new RecordingDatabase(s -> false);

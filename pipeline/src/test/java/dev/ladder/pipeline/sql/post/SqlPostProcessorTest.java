@@ -165,7 +165,7 @@ class SqlPostProcessorTest {
                 arguments("You want to select the customers with many orders. This does it.\n"
                         + "select customerName from customers", "SELECT customerName FROM customers",
                         List.of("first-statement", "keyword-case")),
-                arguments("How many customers are there?\nSELECT COUNT(*) FROM customers",
+                arguments("Count the customers, please.\nSELECT COUNT(*) FROM customers",
                         "SELECT COUNT(*) FROM customers", List.of("first-statement")),
                 arguments("-- all orders\nSELECT * FROM orders", "SELECT * FROM orders", List.of("comment")));
     }
@@ -189,7 +189,7 @@ class SqlPostProcessorTest {
     static Stream<Arguments> trailers() {
         return Stream.of(
                 // the model invented the next exemplar (the stop string did not fire)
-                arguments("SELECT COUNT(*) FROM customers\n\nQuestion: How many orders are there?\n"
+                arguments("SELECT COUNT(*) FROM customers\n\nQuestion: How many orders have we received?\n"
                         + "SQL: SELECT COUNT(*) FROM orders", "SELECT COUNT(*) FROM customers"),
                 arguments("SELECT COUNT(*) FROM customers\nExplanation: this counts the customers.",
                         "SELECT COUNT(*) FROM customers"),

@@ -99,7 +99,7 @@ class AgentMechanismsTest {
 
     @Test
     void agent1ClampsTheGateCandidates() {
-        String question = "List the names of the customers in France.";
+        String question = "Give the name of every customer located in France.";
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(UNKNOWN_COLUMN, NAMES + " LIMIT 5");
         Answer a = Strategies.byName("agent-1").answer(q(question), ctx(model, new RecordingDatabase(s -> false), SEEDED));
         assertThat(a.trace().chosen()).isEqualTo("gate-1");
@@ -146,7 +146,7 @@ class AgentMechanismsTest {
 
     @Test
     void projectionOffLeavesTheSelectListAlone() {
-        String question = "List the city and country of every office.";
+        String question = "For every office, list its city and its country.";
         String sql = "SELECT country, phone, city FROM offices";
         Settings alone = SEEDED.withCandidates(0).withTabularPrompt(false);
         Answer on = Strategies.byName("agent-2").answer(q(question),
@@ -200,7 +200,7 @@ class AgentMechanismsTest {
     @ParameterizedTest
     @ValueSource(strings = {"executes", "clamped", "gate", "nothing"})
     void agent2WithEverySwitchOffAnswersAndAsksAsAgent1(String scenario) {
-        String question = "List the names of the customers in France.";
+        String question = "Give the name of every customer located in France.";
         String[] outputs = switch (scenario) {
             case "executes" -> new String[] {NAMES};
             case "clamped" -> new String[] {NAMES + " ORDER BY customerName LIMIT 3"};

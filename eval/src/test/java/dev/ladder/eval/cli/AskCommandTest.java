@@ -52,7 +52,7 @@ class AskCommandTest {
         assertThat(r.out()).startsWith("question ask, strategy agent-3\n")
                 .contains("  generate standard: greedy, 1 output, prompt ")
                 .contains("  generate tabular: greedy")
-                .contains("  generate samples: t=0.3 seed=0, 1 output")
+                .contains("  generate samples: t=0.3 seed=" + dev.ladder.pipeline.strategy.Settings.DEFAULT.poolSeed() + ", 1 output")
                 .containsPattern("(?m)^answer \\((standard|tabular|sample-1|repair|fallback|none), .+\\): ")
                 .containsPattern("(?m)^tokens: prompt [1-9]\\d*, generated [1-9]\\d*; \\d+ ms$");
         // random weights rarely write SQL: either the answer executes (0) or there is none / it fails (1)

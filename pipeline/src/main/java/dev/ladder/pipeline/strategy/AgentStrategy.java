@@ -143,7 +143,7 @@ public final class AgentStrategy implements Strategy {
                     : standardPrompt;
             List<String> sources = new ArrayList<>();
             for (int i = 1; i <= s.candidates(); i++) sources.add("sample-" + i);
-            calls.add(Work.Call.sampled(Work.SAMPLES, sources, prompt, s.seed()));
+            calls.add(Work.Call.sampled(Work.SAMPLES, sources, prompt, s.poolSeed()));
         }
         return calls;
     }

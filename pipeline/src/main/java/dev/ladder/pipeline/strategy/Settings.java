@@ -10,11 +10,13 @@ import java.util.Objects;
  * the execution gate (every stage, {@link #gateBudget}) and in agent-2/3's sample pool ({@link #candidates}).
  *
  * <p>Seeds: the engine gives candidate {@code j} (0-based) of a request with seed {@code s} the sampler of seed
- * {@code s + j} (DJL: one {@code SplittableRandom(s + j)} per candidate), so the pool, one request with
- * {@code n = candidates} and seed {@link #seed}, draws with seeds {@code seed} to {@code seed + candidates - 1}. Gate
- * attempt {@code i} (1-based) is its own request with {@code n = 1} and seed {@code seed - i} ({@link #gateSeed}):
- * below the pool's range whatever {@code candidates} is, so a gate sample of the standard prompt never repeats a pool
- * sample, and the same at every stage, so agent-0 to agent-3 draw the same gate samples for a question.
+ * {@code s + j} (DJL: one {@code SplittableRandom(s + j)} per candidate). The experiment's seed is first scrambled
+ * ({@link #samplerBase}, SplitMix64's finaliser), so that the runs of seeds 0, 1, 2 draw unrelated samples rather than
+ * shifted copies of one another's. The pool, one request with {@code n = candidates} and seed {@link #poolSeed}, draws
+ * with seeds {@code base} to {@code base + candidates - 1}; gate attempt {@code i} (1-based) is its own request with
+ * {@code n = 1} and seed {@code base - i} ({@link #gateSeed}): below the pool's range whatever {@code candidates} is, so
+ * a gate sample of the standard prompt never repeats a pool sample, and the same at every stage, so agent-0 to agent-3
+ * draw the same gate samples for a question.
  *
  * @param maxNewTokens      most tokens per completion, for every prompt (default 256: ClassicModels' longest gold
  *                          query is well under 150 Llama-3 tokens)
@@ -22,8 +24,8 @@ import java.util.Objects;
  *                          when {@link #schemaSubset} is on) in addition to the greedy candidates; all share one
  *                          prefill ({@code n} of one request). 0 turns the pool off. Default 4.
  * @param sampleTemperature temperature of those samples (default 0.3, top-k and top-p off)
- * @param seed              sampler seed: pool sample {@code sample-i} uses {@code seed + i - 1}, gate attempt
- *                          {@code gate-i} uses {@code seed - i} (the cell's seed; default 0)
+ * @param seed              the cell's seed (default 0): pool sample {@code sample-i} draws with
+ *                          {@code samplerBase() + i - 1}, gate attempt {@code gate-i} with {@code samplerBase() - i}
  * @param tabularPrompt     agent-2/3: add the greedy candidate of the tabular prompt ({@code user-tabular.txt}: the
  *                          question's schema subset, or every table when {@link #schemaSubset} is off, as a table
  *                          listing with join hints). Default true.
@@ -49,10 +51,26 @@ import java.util.Objects;
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
                        int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits) {
 
-    /** The sampler seed of gate attempt {@code i} (1-based): {@code seed - i}, never one of the pool's seeds. */
+    /**
+     * The base of this seed's sampler seeds: {@link #seed} through SplitMix64's finaliser (a bijection, so distinct
+     * seeds stay distinct, and neighbouring seeds land far apart).
+     */
+    public long samplerBase() {
+        long z = seed + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** The seed of the pool's request: sample {@code i} (1-based) draws with {@code poolSeed() + i - 1}. */
+    public long poolSeed() {
+        return samplerBase();
+    }
+
+    /** The sampler seed of gate attempt {@code i} (1-based): {@code samplerBase() - i}, never one of the pool's seeds. */
     public long gateSeed(int i) {
         if (i < 1) throw new IllegalArgumentException("gate attempts count from 1, got " + i);
-        return seed - i;
+        return samplerBase() - i;
     }
 
     /** The statement terminator, added to the stop strings when {@link #stopAtSemicolon} is on. */

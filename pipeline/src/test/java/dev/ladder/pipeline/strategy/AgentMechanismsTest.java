@@ -30,7 +30,7 @@ class AgentMechanismsTest {
     static final String NAMES = "SELECT customerName FROM customers WHERE country = 'France'";
     static final String UNKNOWN_COLUMN = "SELECT nickname FROM customers WHERE country = 'France'";
     static final String UNKNOWN_TABLE = "SELECT COUNT(*) FROM customerz WHERE country = 'France'";
-    /** Sampling seed 10: the pool draws with 10, 11, ...; gate-i with 10 - i. */
+    /** Sampling seed 10: the pool draws with base, base + 1, ...; gate-i with base - i (base = samplerBase()). */
     static final Settings SEEDED = Settings.DEFAULT.withSampling(0.3, 10);
     /** agent-2 with every mechanism of its own off. */
     static final Settings AGENT2_OFF = SEEDED.withCandidates(0).withTabularPrompt(false).withMechanisms(false, false, false);
@@ -67,13 +67,13 @@ class AgentMechanismsTest {
             assertThat(r.n()).isEqualTo(1);
             assertThat(r.sampling().temperature()).isEqualTo(0.3);
         });
-        assertThat(gate).extracting(GenerationRequest::seed).containsExactly(9L, 8L);
+        assertThat(gate).extracting(GenerationRequest::seed).containsExactly(SEEDED.gateSeed(1), SEEDED.gateSeed(2));
 
         Trace t = a.trace();
         assertThat(t.steps(TraceStep.Generate.class)).extracting(TraceStep.Generate::sources)
                 .containsExactly(List.of("standard"), List.of("gate-1"), List.of("gate-2"));
         assertThat(t.steps(TraceStep.Generate.class)).extracting(TraceStep.Generate::sampling)
-                .containsExactly("greedy", "t=0.3 seed=9", "t=0.3 seed=8");
+                .containsExactly("greedy", "t=0.3 seed=" + SEEDED.gateSeed(1), "t=0.3 seed=" + SEEDED.gateSeed(2));
         for (Class<? extends TraceStep> kind : List.of(TraceStep.Clean.class, TraceStep.Execute.class, TraceStep.Keep.class)) {
             assertThat(t.steps(kind)).extracting(TraceStep::source).containsExactly("standard", "gate-1", "gate-2");
         }
@@ -84,7 +84,7 @@ class AgentMechanismsTest {
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(UNKNOWN_COLUMN, UNKNOWN_TABLE, NAMES + " AND nope = 1", "no SQL");
         Answer a = run("agent-0", SEEDED.withGateBudget(3), model);
         assertThat(model.calls()).containsExactly(1, 1, 1, 1);
-        assertThat(model.requests()).extracting(GenerationRequest::seed).containsExactly(0L, 9L, 8L, 7L);
+        assertThat(model.requests()).extracting(GenerationRequest::seed).containsExactly(0L, SEEDED.gateSeed(1), SEEDED.gateSeed(2), SEEDED.gateSeed(3));
         assertThat(a.sql()).isEqualTo(UNKNOWN_COLUMN);
         assertThat(a.trace().chosen()).isEqualTo("fallback");
         assertThat(a.trace().decision()).isEqualTo(
@@ -114,8 +114,9 @@ class AgentMechanismsTest {
                 .then(UNKNOWN_COLUMN, UNKNOWN_COLUMN, COUNT);
         Answer a = run("agent-2", one, model);
         assertThat(model.calls()).containsExactly(3, 1);
-        // the pool's one sample draws with seed 10, the gate's with 9
-        assertThat(model.requests()).extracting(GenerationRequest::seed).containsExactly(0L, 0L, 10L, 9L);
+        // the pool's one sample draws with the base seed, the gate's with the one below it
+        assertThat(model.requests()).extracting(GenerationRequest::seed)
+                .containsExactly(0L, 0L, SEEDED.poolSeed(), SEEDED.gateSeed(1));
         assertThat(a.trace().chosen()).isEqualTo("gate-1");
         assertThat(a.trace().decision()).startsWith("no candidate executes; gate-1 executes");
         assertThat(a.trace().steps(TraceStep.Project.class)).extracting(TraceStep::source).contains("gate-1");
@@ -124,7 +125,7 @@ class AgentMechanismsTest {
                 .then(UNKNOWN_COLUMN, UNKNOWN_COLUMN, UNKNOWN_COLUMN);
         Answer r = run("agent-3", one, repaired);
         assertThat(repaired.calls()).containsExactly(3, 1, 1);
-        assertThat(repaired.requests().get(3).seed()).isEqualTo(9L);
+        assertThat(repaired.requests().get(3).seed()).isEqualTo(SEEDED.gateSeed(1));
         assertThat(r.trace().chosen()).isEqualTo("repair");
         assertThat(r.trace().decision()).contains("the gate's budget of 1 sample ran out", "the repair executes");
     }
@@ -229,5 +230,17 @@ class AgentMechanismsTest {
 
     private static Answer run(String strategy, Settings settings, ScriptedLanguageModel model) {
         return Strategies.byName(strategy).answer(q(HOW_MANY), ctx(model, new RecordingDatabase(s -> false), settings));
+    }
+
+    @Test
+    void neighbouringExperimentSeedsDrawFromDisjointSamplerSeeds() {
+        // seeds 0, 1, 2 of an experiment must be three draws, not shifted copies sharing most of their samples
+        java.util.Set<Long> used = new java.util.HashSet<>();
+        for (long seed = 0; seed < 3; seed++) {
+            Settings s = SEEDED.withSampling(0.3, seed);
+            for (int i = 1; i <= s.gateBudget(); i++) assertThat(used.add(s.gateSeed(i))).isTrue();
+            for (int j = 0; j < s.candidates(); j++) assertThat(used.add(s.poolSeed() + j)).isTrue();
+        }
+        assertThat(used).hasSize(3 * (SEEDED.gateBudget() + SEEDED.candidates()));
     }
 }

@@ -224,7 +224,7 @@ class StrategyControlFlowTest {
                 POOL.subList(0, 3), HOW_MANY);
         assertThat(samples.prompt()).isEqualTo(overSubset).isNotEqualTo(standard);
         assertThat(samples.n()).isEqualTo(4);
-        assertThat(samples.seed()).isEqualTo(7);
+        assertThat(samples.seed()).isEqualTo(settings.poolSeed());
         assertThat(samples.sampling().temperature()).isEqualTo(0.3);
         assertThat(samples.sampling().topK()).isZero();
         assertThat(samples.sampling().topP()).isEqualTo(1.0);
@@ -234,7 +234,7 @@ class StrategyControlFlowTest {
         assertThat(t.steps(TraceStep.Subset.class)).containsExactly(new TraceStep.Subset(null, subset.tables(), subset.joinHints()));
         assertThat(t.steps(TraceStep.Generate.class)).extracting(TraceStep.Generate::sources).containsExactly(
                 List.of("standard"), List.of("tabular"), List.of("sample-1", "sample-2", "sample-3", "sample-4"));
-        assertThat(t.steps(TraceStep.Generate.class).get(2).sampling()).isEqualTo("t=0.3 seed=7");
+        assertThat(t.steps(TraceStep.Generate.class).get(2).sampling()).isEqualTo("t=0.3 seed=" + settings.poolSeed());
         assertThat(t.steps(TraceStep.Clean.class)).extracting(TraceStep.Clean::source)
                 .containsExactly("standard", "tabular", "sample-1", "sample-2", "sample-3", "sample-4");
         // six equal texts: executed once, scored alike, the tie goes to the first

@@ -87,13 +87,13 @@ class TinyModelStrategiesTest {
             assertThat(generates.subList(0, 3)).extracting(TraceStep.Generate::source).containsExactly("standard", "tabular", "samples");
             assertThat(generates.get(2).outputs()).hasSize(2);
         }
-        // the gate: one sample at a time while nothing executes, seeds -1, -2 (seed 0), at most the budget
+        // the gate: one sample at a time while nothing executes, seeds base - 1, base - 2, at most the budget
         List<TraceStep.Keep> keeps = t.steps(TraceStep.Keep.class);
         boolean poolExecutes = keeps.stream().anyMatch(k -> !k.source().startsWith("gate-") && !k.form().equals("none"));
         List<TraceStep.Generate> gate = generates.stream().filter(g -> g.source().equals("gate")).toList();
         int expectedGate = poolExecutes ? 0 : t.chosen().startsWith("gate-") ? Integer.parseInt(t.chosen().substring(5)) : 2;
         assertThat(gate).hasSize(expectedGate);
-        for (int i = 0; i < gate.size(); i++) assertThat(gate.get(i).sampling()).endsWith(" seed=" + (-1 - i));
+        for (int i = 0; i < gate.size(); i++) assertThat(gate.get(i).sampling()).endsWith(" seed=" + SETTINGS.gateSeed(i + 1));
         boolean anyExecutes = keeps.stream().anyMatch(k -> !k.form().equals("none"));
         boolean repaired = stage == AgentStrategy.REPAIR && !anyExecutes;
         assertThat(generates).hasSize(pool + gate.size() + (repaired ? 1 : 0));

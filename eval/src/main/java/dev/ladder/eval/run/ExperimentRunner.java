@@ -419,7 +419,7 @@ public final class ExperimentRunner {
         }
         Path dir = TestSuite.defaultDir(db.name());
         if (Files.isRegularFile(dir.resolve(TestSuite.MANIFEST))) return null;
-        options.log().println("building the test suite of " + db.name() + " first (the ladder has agent rungs; about 2"
+        options.log().println("building the test suite of " + db.name() + " first (the ladder has agent rungs; 2 to 5"
                 + " minutes, once per machine; scorers.ts: stored skips this)");
         options.log().flush();
         long t0 = System.nanoTime();
@@ -488,6 +488,8 @@ public final class ExperimentRunner {
         if (env.isEmpty()) {
             env.putAll(Fingerprints.environment(options.repoRoot()));
             env.putAll(TorchEnvironment.entries());
+            // the first start dates the run (its report's provenance); a resumed run keeps it
+            env.put("run.started", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
         }
         // the EM numbers of this run mean what this mode says (semantic and spider-strict differ)
         env.putIfAbsent("scorers.em_mode", experiment.scorers().emMode().label());

@@ -118,8 +118,7 @@ public final class Fingerprints {
      * What a run ran on, sorted by key: {@code git.sha} and {@code git.dirty} (tracked files changed; "unknown"
      * without git or outside a work tree), {@code java.version}, {@code java.vendor}, {@code java.vm}, {@code os.name},
      * {@code os.arch}, {@code os.version}, {@code cpu.processors}, {@code memory.max_heap_bytes},
-     * {@code djl.version}, {@code ladder.version} and {@code run.started} (now, UTC, to the second: a run's
-     * environment.json is written at its first start, so this dates the run in its report). What libtorch was loaded and which devices it sees is
+     * {@code djl.version} and {@code ladder.version}. What libtorch was loaded and which devices it sees is
      * {@link TorchEnvironment}'s (it starts the engine; this does not).
      */
     public static Map<String, String> environment(Path repoRoot) {
@@ -138,7 +137,6 @@ public final class Fingerprints {
         env.put("memory.max_heap_bytes", Long.toString(Runtime.getRuntime().maxMemory()));
         env.put("djl.version", property(ai.djl.engine.Engine.class, "/ai/djl/engine/api.properties", "djl_version"));
         env.put("ladder.version", property(Fingerprints.class, "/ladder-version.properties", "version"));
-        env.put("run.started", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
         return Collections.unmodifiableMap(env);
     }
 

@@ -132,5 +132,7 @@ class RunBookkeepingTest {
             assertThat(store.meta("ts.missing")).isEqualTo("TS is off (scorers.ts: none)");
             assertThat(store.results("prompt-k0")).hasSize(3).allSatisfy(r -> assertThat(r.exAlt()).isNotNull());
         }
+        assertThat(Files.readString(tmp.resolve("run-skipped").resolve(RunDirectory.ENVIRONMENT)))
+                .containsPattern("\"run.started\" ?: ?\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\"");
     }
 }

@@ -162,11 +162,6 @@ public record TestSuite(
         return out;
     }
 
-    /** Drops the suite's databases from the server (those that exist). */
-    public void dropDatabases(EmbeddedMariaDb server) {
-        for (SuiteDatabase db : databases) RandomDatabaseGenerator.drop(server, db.name());
-    }
-
     private static String oneLine(Exception e) {
         String m = String.valueOf(e.getMessage());
         int nl = m.indexOf('\n');

@@ -116,22 +116,12 @@ public final class ModelStore {
         return new ModelStore(modelsDir, endpoint, token, count, delayMillis, connectTimeoutMillis, readTimeoutMillis);
     }
 
-    /** Connect and read timeouts (default 30 s and 120 s without a byte). */
-    public ModelStore withTimeouts(int connectMillis, int readMillis) {
-        return new ModelStore(modelsDir, endpoint, token, retries, retryDelayMillis, connectMillis, readMillis);
-    }
-
     public Path modelsDir() {
         return modelsDir;
     }
 
     public String endpoint() {
         return endpoint;
-    }
-
-    /** Whether a token will be sent. */
-    public boolean hasToken() {
-        return token != null;
     }
 
     static String environmentEndpoint() {

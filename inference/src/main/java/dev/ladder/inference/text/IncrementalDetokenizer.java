@@ -96,11 +96,6 @@ public final class IncrementalDetokenizer {
         return emitted;
     }
 
-    /** The full decode of every token so far, including a held-back incomplete character as U+FFFD. */
-    public String decodedText() {
-        return decoded;
-    }
-
     /** The tokens pushed so far. */
     public int[] ids() {
         return Arrays.copyOf(ids, size);

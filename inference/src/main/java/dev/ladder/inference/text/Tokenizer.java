@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -227,16 +226,6 @@ public final class Tokenizer implements AutoCloseable {
         int[] out = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
             out[i] = Math.toIntExact(ids[i]);
-        }
-        return out;
-    }
-
-    /** {@link #encode} as a list. */
-    public List<Integer> encodeToList(String text) {
-        int[] ids = encode(text);
-        List<Integer> out = new ArrayList<>(ids.length);
-        for (int id : ids) {
-            out.add(id);
         }
         return out;
     }

@@ -135,8 +135,4 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     public Settings withMechanisms(boolean subset, boolean project, boolean rank) {
         return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits);
     }
-
-    public Settings withLimits(ExecutionLimits l) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, l);
-    }
 }

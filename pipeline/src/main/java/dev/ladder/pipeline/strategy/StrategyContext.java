@@ -38,8 +38,4 @@ public record StrategyContext(LanguageModel model, Database db, Schema schema, S
         return new StrategyContext(model, db, schema, SchemaRenderer.summary(schema), model.promptFormat(), exemplars,
                 settings);
     }
-
-    public StrategyContext withSettings(Settings s) {
-        return new StrategyContext(model, db, schema, schemaSummary, format, exemplars, s);
-    }
 }

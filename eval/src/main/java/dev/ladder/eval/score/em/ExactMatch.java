@@ -70,10 +70,6 @@ public final class ExactMatch {
         return mode;
     }
 
-    public boolean comparesValues() {
-        return compareValues;
-    }
-
     /**
      * Scores {@code predictedSql} against {@code goldSql}.
      *

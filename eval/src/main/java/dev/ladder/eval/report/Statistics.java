@@ -91,8 +91,10 @@ public final class Statistics {
     }
 
     /**
-     * The mean of the values with its 95% percentile bootstrap interval (resampling values with replacement, as
-     * {@link #bootstrapProportion}). For per-item differences in {-1, 0, 1} it draws the same indices as
+     * The mean of the values with its 95% percentile bootstrap interval: {@code resamples} times, draw
+     * {@code values.length} indices with replacement from a {@link SplittableRandom} seeded with {@code seed} and take
+     * the resample's mean; the interval is the 2.5th and 97.5th {@link #percentile} of those means. The result depends
+     * on the order of {@code values}; callers sort them (reports sort by item id). For per-item differences in {-1, 0, 1} it draws the same indices as
      * {@link #pairedBootstrapDifference} with the same seed, so both give the same interval.
      */
     public static Estimate bootstrapMean(double[] values, int resamples, long seed) {
@@ -147,31 +149,6 @@ public final class Statistics {
             adjusted[i] = running;
         }
         return adjusted;
-    }
-
-    /** {@link #bootstrapProportion(boolean[], int, long)} with {@link #DEFAULT_RESAMPLES} and {@link #DEFAULT_SEED}. */
-    public static Estimate bootstrapProportion(boolean[] values) {
-        return bootstrapProportion(values, DEFAULT_RESAMPLES, DEFAULT_SEED);
-    }
-
-    /**
-     * The proportion of {@code true} with its 95% percentile bootstrap interval: {@code resamples} times, draw
-     * {@code values.length} indices with replacement from a {@link SplittableRandom} seeded with {@code seed}, take
-     * the resample's proportion; the interval is the 2.5th and 97.5th {@link #percentile} of those proportions.
-     * The result depends on the order of {@code values}; callers sort them (reports sort by item id).
-     */
-    public static Estimate bootstrapProportion(boolean[] values, int resamples, long seed) {
-        requirePositive(resamples);
-        int n = values.length;
-        if (n == 0) return Estimate.NONE;
-        SplittableRandom random = new SplittableRandom(seed);
-        double[] means = new double[resamples];
-        for (int r = 0; r < resamples; r++) {
-            int k = 0;
-            for (int i = 0; i < n; i++) if (values[random.nextInt(n)]) k++;
-            means[r] = (double) k / n;
-        }
-        return interval(proportion(values), means);
     }
 
     /**

@@ -74,26 +74,25 @@ class StatisticsTest {
     void bootstrapIntervalIsReproducibleContainsTheEstimateAndHasTheExpectedWidth() {
         boolean[] values = new boolean[100];
         for (int i = 0; i < 100; i += 2) values[i] = true;
-        Statistics.Estimate e = Statistics.bootstrapProportion(values);
+        Statistics.Estimate e = mean(values, 1000, 0);
         assertThat(e.value()).isEqualTo(0.5);
         assertThat(e.lower()).isLessThanOrEqualTo(0.5);
         assertThat(e.upper()).isGreaterThanOrEqualTo(0.5);
         // the normal approximation gives 0.5 +- 1.96 * 0.05 = [0.402, 0.598]
         assertThat(e.lower()).isCloseTo(0.402, within(0.03));
         assertThat(e.upper()).isCloseTo(0.598, within(0.03));
-        assertThat(Statistics.bootstrapProportion(values, 1000, 0)).isEqualTo(e);
-        assertThat(Statistics.bootstrapProportion(values, 1000, 42)).isEqualTo(Statistics.bootstrapProportion(values, 1000, 42));
+        assertThat(mean(values, 1000, 0)).isEqualTo(e);
+        assertThat(mean(values, 1000, 42)).isEqualTo(mean(values, 1000, 42));
     }
 
     @Test
     void bootstrapOfDegenerateSamples() {
-        assertThat(Statistics.bootstrapProportion(new boolean[] {true, true, true}))
-                .isEqualTo(new Statistics.Estimate(1, 1, 1));
-        assertThat(Statistics.bootstrapProportion(new boolean[5])).isEqualTo(new Statistics.Estimate(0, 0, 0));
-        Statistics.Estimate none = Statistics.bootstrapProportion(new boolean[0]);
+        assertThat(mean(new boolean[] {true, true, true}, 1000, 0)).isEqualTo(new Statistics.Estimate(1, 1, 1));
+        assertThat(mean(new boolean[5], 1000, 0)).isEqualTo(new Statistics.Estimate(0, 0, 0));
+        Statistics.Estimate none = mean(new boolean[0], 1000, 0);
         assertThat(none.present()).isFalse();
         assertThat(none.lower()).isNaN();
-        assertThatThrownBy(() -> Statistics.bootstrapProportion(new boolean[1], 0, 0))
+        assertThatThrownBy(() -> mean(new boolean[1], 0, 0))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -186,5 +185,12 @@ class StatisticsTest {
         assertThat(Statistics.bootstrapMean(d, 500, 3)).isEqualTo(Statistics.pairedBootstrapDifference(x, y, 500, 3));
         assertThat(Statistics.sampleSd(new double[] {0.4, 0.6})).isCloseTo(Math.sqrt(0.02), org.assertj.core.data.Offset.offset(1e-12));
         assertThat(Statistics.sampleSd(new double[] {0.4})).isNaN();
+    }
+
+    /** The bootstrap of a proportion: the mean of 0/1 outcomes. */
+    private static Statistics.Estimate mean(boolean[] outcomes, int resamples, long seed) {
+        double[] values = new double[outcomes.length];
+        for (int i = 0; i < outcomes.length; i++) values[i] = outcomes[i] ? 1 : 0;
+        return Statistics.bootstrapMean(values, resamples, seed);
     }
 }

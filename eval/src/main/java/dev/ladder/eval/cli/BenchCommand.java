@@ -29,9 +29,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput; the agent's leak and gate checks.",
+@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput; the agent's leak and gate checks; the SQL readers' frozen verdicts.",
         subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class,
-                BenchCommand.Leaks.class, BenchCommand.Gate.class})
+                BenchCommand.Leaks.class, BenchCommand.Gate.class, BenchCommand.Readers.class})
 final class BenchCommand {
 
     @Command(name = "info", mixinStandardHelpOptions = true,
@@ -436,6 +436,100 @@ final class BenchCommand {
 
         private static String percent(double share) {
             return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share);
+        }
+    }
+
+    @Command(name = "readers", mixinStandardHelpOptions = true,
+            description = "Freeze what every reader of SQL (guard, post-processing, clamps, projection contract, intent gate, "
+                    + "candidate score, EM, error taxonomy, SQL features, order checks, test-suite neighbours) says about "
+                    + "a benchmark's golds and a run's predictions, or compare with a frozen file: exit 1 when any verdict "
+                    + "differs. For refactoring the readers without changing a verdict by accident.")
+    static final class Readers implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL file or folder, a Spider folder or a BIRD/plain JSON file.")
+        String benchmark;
+        @Option(names = "--split", paramLabel = "SPLIT", description = "Only this split (default: each split).")
+        String split;
+        @Option(names = "--db", paramLabel = "DB",
+                description = "Database of items without their own (default: the benchmark's, classicmodels for a JSONL file).")
+        String database;
+        @Option(names = "--run", paramLabel = "DIR", description = "A run directory whose predictions are read too, each "
+                + "against its item's gold (repeatable; items are matched by id).")
+        List<Path> runs = new java.util.ArrayList<>();
+        @Option(names = "--no-execute", description = "Leave out the readers that execute SQL (order checks, tied order, "
+                + "the executes part of the candidate score).")
+        boolean noExecute;
+        @Option(names = "--freeze", paramLabel = "FILE", description = "Write the verdicts to FILE.")
+        Path freeze;
+        @Option(names = "--compare", paramLabel = "FILE", description = "Compare the verdicts with FILE (written by --freeze).")
+        Path compare;
+        @Option(names = "--show", paramLabel = "N", description = "Differences shown per reader with --compare (default 3).")
+        int show = 3;
+        @Mixin DatabaseOptions options = new DatabaseOptions();
+
+        @Override
+        public Integer call() throws IOException {
+            if ((freeze == null) == (compare == null)) throw new UserError("bench readers: give exactly one of --freeze FILE or --compare FILE");
+            if (compare != null && !Files.isRegularFile(compare)) throw new UserError("no such frozen verdicts file: " + compare);
+            Benchmark b = Benchmarks.load(benchmark, database);
+            Map<String, List<BenchmarkItem>> splits = split == null ? b.splits() : Map.of(split, b.split(split));
+            List<dev.ladder.eval.bench.ReaderVerdicts.Input> inputs = new java.util.ArrayList<>();
+            Map<String, BenchmarkItem> byId = new java.util.HashMap<>();
+            Map<String, String> specOf = new java.util.HashMap<>();
+            for (Map.Entry<String, List<BenchmarkItem>> e : new java.util.TreeMap<>(splits).entrySet()) {
+                for (BenchmarkItem item : e.getValue()) {
+                    String key = e.getKey() + "/" + item.id();
+                    byId.put(item.id(), item);
+                    specOf.put(key, item.db().isEmpty() && database != null ? database : b.databaseOf(item));
+                    inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("gold", key, item.question(), item.sql(), item.sql(), true));
+                }
+            }
+            for (Path run : runs) {
+                Path results = run.resolve(dev.ladder.eval.run.RunDirectory.RESULTS);
+                if (!Files.isRegularFile(results)) throw new UserError("not a run directory (no results.sqlite): " + run);
+                try (dev.ladder.eval.run.ResultsStore store = dev.ladder.eval.run.ResultsStore.openReadOnly(results)) {
+                    for (dev.ladder.eval.run.ItemResult r : store.results()) {
+                        BenchmarkItem item = byId.get(r.itemId());
+                        if (item == null) continue;
+                        String key = run.getFileName() + "/" + r.cell() + "/" + r.itemId();
+                        specOf.put(key, item.db().isEmpty() && database != null ? database : b.databaseOf(item));
+                        inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("prediction", key, item.question(),
+                                r.predicted(), item.sql(), false));
+                    }
+                }
+            }
+            Map<String, Database> open = new java.util.HashMap<>();
+            try {
+                java.util.function.Function<dev.ladder.eval.bench.ReaderVerdicts.Input, Database> dbOf =
+                        in -> open.computeIfAbsent(specOf.get(in.key()), options::open);
+                Map<String, dev.ladder.pipeline.db.Schema> schemas = new java.util.HashMap<>();
+                java.util.function.Function<dev.ladder.eval.bench.ReaderVerdicts.Input, dev.ladder.pipeline.db.Schema> schemaOf =
+                        in -> schemas.computeIfAbsent(specOf.get(in.key()), s -> dbOf.apply(in).schema());
+                Path target = freeze != null ? freeze : Files.createTempFile("ladder-readers", ".tsv");
+                int lines = dev.ladder.eval.bench.ReaderVerdicts.freeze(inputs, schemaOf, noExecute ? null : dbOf, target);
+                PrintWriter out = spec.commandLine().getOut();
+                if (freeze != null) {
+                    out.println("froze " + lines + " verdicts of " + inputs.size() + " queries to " + freeze);
+                    return 0;
+                }
+                var diffs = dev.ladder.eval.bench.ReaderVerdicts.compare(
+                        dev.ladder.eval.bench.ReaderVerdicts.load(compare), dev.ladder.eval.bench.ReaderVerdicts.load(target));
+                Files.deleteIfExists(target);
+                Map<String, List<dev.ladder.eval.bench.ReaderVerdicts.Difference>> byReader = new java.util.TreeMap<>();
+                for (var d : diffs) byReader.computeIfAbsent(d.reader(), k -> new java.util.ArrayList<>()).add(d);
+                out.println(lines + " verdicts of " + inputs.size() + " queries; " + diffs.size() + " differ from " + compare);
+                for (var e : byReader.entrySet()) {
+                    out.println(e.getKey() + ": " + e.getValue().size());
+                    for (var d : e.getValue().subList(0, Math.min(show, e.getValue().size()))) {
+                        out.println("  " + d.source() + " " + d.key());
+                        out.println("    before: " + d.before());
+                        out.println("    after:  " + d.after());
+                    }
+                }
+                return diffs.isEmpty() ? 0 : 1;
+            } finally {
+                open.values().forEach(Database::close);
+            }
         }
     }
 }

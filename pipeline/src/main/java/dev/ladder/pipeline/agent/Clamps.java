@@ -1,6 +1,8 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.agent.OuterQuery.Clause;
+import dev.ladder.pipeline.sql.read.OuterClauses;
+import dev.ladder.pipeline.sql.read.OuterClauses.Clause;
+import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.db.Dialect;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,7 +37,7 @@ public final class Clamps {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(intent, "intent");
         Objects.requireNonNull(dialect, "dialect");
-        OuterQuery q = OuterQuery.parse(sql, dialect).orElse(null);
+        OuterClauses q = OuterClauses.parse(sql, dialect).orElse(null);
         if (q == null) return new Clamped(sql, List.of());
 
         List<String> applied = new ArrayList<>();
@@ -76,7 +78,7 @@ public final class Clamps {
     }
 
     /** A clause with the whitespace and comments before it, so what follows keeps its own leading space. */
-    private static int[] span(OuterQuery q, Clause c) {
+    private static int[] span(OuterClauses q, Clause c) {
         return new int[] {q.removalStart(c.start()), q.tokens.get(c.end() - 1).end()};
     }
 
@@ -85,7 +87,7 @@ public final class Clamps {
      * (a DISTINCT over a join usually removes the join's fan-out, which questions imply without saying), and no
      * kept LIMIT depends on which rows are distinct.
      */
-    private static boolean dropDistinct(OuterQuery q, IntentProfile intent, boolean limitKept) {
+    private static boolean dropDistinct(OuterClauses q, IntentProfile intent, boolean limitKept) {
         return !intent.wantsDistinct() && q.singleTable() && !limitKept;
     }
 
@@ -94,7 +96,7 @@ public final class Clamps {
      * ROLLUP, no kept ORDER BY or LIMIT (those may rank groups), and every SELECT item is an aggregate
      * (so no group key is shown and the groups' rows could not be told apart).
      */
-    private static boolean splitsSingleAggregate(OuterQuery q, IntentProfile intent, boolean orderKept, boolean limitKept) {
+    private static boolean splitsSingleAggregate(OuterClauses q, IntentProfile intent, boolean orderKept, boolean limitKept) {
         if (intent.intent() != Intent.AGGREGATE || intent.wantsGrouping() || q.having != null || orderKept || limitKept) {
             return false;
         }
@@ -110,7 +112,7 @@ public final class Clamps {
      * no HAVING, no ROLLUP, no aggregate in SELECT or a kept ORDER BY, no kept LIMIT, and the group keys are
      * exactly the SELECT items (compared as text without spaces, quotes and case, or by alias).
      */
-    private static boolean groupsLikeDistinct(OuterQuery q, IntentProfile intent, boolean orderKept, boolean limitKept) {
+    private static boolean groupsLikeDistinct(OuterClauses q, IntentProfile intent, boolean orderKept, boolean limitKept) {
         if (intent.intent() != Intent.LOOKUP || intent.wantsDistinct() || intent.wantsGrouping() || q.having != null
                 || limitKept || !q.singleTable()) {
             return false;
@@ -130,7 +132,7 @@ public final class Clamps {
     }
 
     /** Every SELECT item is one of the group keys (by expression or alias). */
-    private static boolean keysCoverItems(OuterQuery q, Set<String> keys) {
+    private static boolean keysCoverItems(OuterClauses q, Set<String> keys) {
         for (Clause item : q.items) {
             ItemForm form = ItemForm.of(q, item);
             if (!keys.contains(form.expression()) && (form.alias() == null || !keys.contains(form.alias()))) return false;
@@ -144,17 +146,17 @@ public final class Clamps {
 
     /** A SELECT item as expression text (normalised) and optional alias (normalised). */
     record ItemForm(String expression, String alias) {
-        static ItemForm of(OuterQuery q, Clause item) {
+        static ItemForm of(OuterClauses q, Clause item) {
             int end = item.end();
             String alias = null;
             // "expr AS alias" or "expr alias" where the alias is a single identifier after a complete expression
-            if (end - item.start() >= 3 && q.tokens.get(end - 2).isWord("as") && OuterQuery.identifier(q.tokens.get(end - 1))) {
-                alias = normalize(OuterQuery.unquote(q.tokens.get(end - 1).text()));
+            if (end - item.start() >= 3 && q.tokens.get(end - 2).isWord("as") && Identifiers.isIdentifier(q.tokens.get(end - 1))) {
+                alias = normalize(Identifiers.unquote(q.tokens.get(end - 1).text()));
                 end -= 2;
-            } else if (end - item.start() >= 2 && OuterQuery.identifier(q.tokens.get(end - 1))
-                    && !OuterQuery.keyword(q.tokens.get(end - 1)) && !q.tokens.get(end - 2).isSymbol(".")
-                    && (OuterQuery.identifier(q.tokens.get(end - 2)) || q.tokens.get(end - 2).isSymbol(")"))) {
-                alias = normalize(OuterQuery.unquote(q.tokens.get(end - 1).text()));
+            } else if (end - item.start() >= 2 && Identifiers.isIdentifier(q.tokens.get(end - 1))
+                    && !OuterClauses.keyword(q.tokens.get(end - 1)) && !q.tokens.get(end - 2).isSymbol(".")
+                    && (Identifiers.isIdentifier(q.tokens.get(end - 2)) || q.tokens.get(end - 2).isSymbol(")"))) {
+                alias = normalize(Identifiers.unquote(q.tokens.get(end - 1).text()));
                 end -= 1;
             }
             return new ItemForm(normalize(q.text(new Clause(item.start(), end))), alias);

@@ -1,6 +1,8 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.agent.OuterQuery.Clause;
+import dev.ladder.pipeline.sql.read.OuterClauses;
+import dev.ladder.pipeline.sql.read.OuterClauses.Clause;
+import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.agent.QuestionText.Kind;
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.Schema;
@@ -63,9 +65,9 @@ public final class ProjectionContract {
         Objects.requireNonNull(schema, "schema");
         Projected unchanged = new Projected(sql, List.of());
         if (intent.namedFields().isEmpty()) return unchanged;
-        Optional<OuterQuery> parsed = OuterQuery.parse(sql, Dialect.MYSQL).or(() -> OuterQuery.parse(sql, Dialect.SQLITE));
+        Optional<OuterClauses> parsed = OuterClauses.parse(sql, Dialect.MYSQL).or(() -> OuterClauses.parse(sql, Dialect.SQLITE));
         if (parsed.isEmpty() || parsed.get().setOperation) return unchanged;
-        OuterQuery q = parsed.get();
+        OuterClauses q = parsed.get();
 
         List<PlainItem> plain = new ArrayList<>();
         for (int i = 0; i < q.items.size(); i++) {
@@ -143,29 +145,29 @@ public final class ProjectionContract {
         return s.toLowerCase(Locale.ROOT);
     }
 
-    private static boolean star(OuterQuery q, Clause item) {
+    private static boolean star(OuterClauses q, Clause item) {
         SqlToken last = q.tokens.get(item.end() - 1);
         return last.isSymbol("*") && (item.end() - item.start() == 1 || q.tokens.get(item.end() - 2).isSymbol("."));
     }
 
     /** {@code col}, {@code t.col}, {@code db.t.col}, each optionally with {@code [AS] alias}; else null. */
-    private static PlainItem plainItem(OuterQuery q, Clause item, int index) {
+    private static PlainItem plainItem(OuterClauses q, Clause item, int index) {
         List<SqlToken> t = q.tokens;
         int k = item.start();
         int end = item.end();
         List<String> parts = new ArrayList<>();
         if (!columnWord(t.get(k))) return null;
-        parts.add(OuterQuery.unquote(t.get(k).text()));
+        parts.add(Identifiers.unquote(t.get(k).text()));
         k++;
         while (k + 1 < end && t.get(k).isSymbol(".") && columnWord(t.get(k + 1))) {
-            parts.add(OuterQuery.unquote(t.get(k + 1).text()));
+            parts.add(Identifiers.unquote(t.get(k + 1).text()));
             k += 2;
         }
         if (parts.size() > 3) return null;
         String alias = null;
         if (k < end && t.get(k).isWord("as")) k++;
-        if (k == end - 1 && OuterQuery.identifier(t.get(k)) && !OuterQuery.keyword(t.get(k))) {
-            alias = OuterQuery.unquote(t.get(k).text());
+        if (k == end - 1 && Identifiers.isIdentifier(t.get(k)) && !OuterClauses.keyword(t.get(k))) {
+            alias = Identifiers.unquote(t.get(k).text());
             k++;
         }
         if (k != end) return null;
@@ -180,7 +182,7 @@ public final class ProjectionContract {
     }
 
     /** ORDER BY 2 / GROUP BY 1: positions would shift when items move, so such queries are left alone. */
-    private static boolean positional(OuterQuery q, Clause clause) {
+    private static boolean positional(OuterClauses q, Clause clause) {
         if (clause == null) return false;
         for (Clause e : q.elements(clause)) {
             if (q.tokens.get(e.start()).type() == SqlToken.Type.NUMBER) return true;
@@ -189,13 +191,13 @@ public final class ProjectionContract {
     }
 
     /** Lower-case identifiers (each part of a qualified name) used in a clause. */
-    private static Set<String> identifiers(OuterQuery q, Clause clause) {
+    private static Set<String> identifiers(OuterClauses q, Clause clause) {
         Set<String> out = new HashSet<>();
         if (clause == null) return out;
         for (int k = clause.start(); k < clause.end(); k++) {
             SqlToken t = q.tokens.get(k);
             if (t.type() == SqlToken.Type.WORD || t.type() == SqlToken.Type.QUOTED_IDENTIFIER) {
-                out.add(lower(OuterQuery.unquote(t.text())));
+                out.add(lower(Identifiers.unquote(t.text())));
             }
         }
         return out;
@@ -206,7 +208,7 @@ public final class ProjectionContract {
      * in a conjunction without OR: their values are given by the question, so showing them adds nothing. Entries
      * are "column" and "qualifier.column", lower case.
      */
-    private static Set<String> equalityConstrained(OuterQuery q) {
+    private static Set<String> equalityConstrained(OuterClauses q) {
         Set<String> out = new HashSet<>();
         if (q.where == null) return out;
         List<SqlToken> t = q.tokens;
@@ -263,7 +265,7 @@ public final class ProjectionContract {
         int k = start;
         String qualifier = null;
         if (k + 2 < end && t.get(k + 1).isSymbol(".")) {
-            qualifier = OuterQuery.unquote(t.get(k).text());
+            qualifier = Identifiers.unquote(t.get(k).text());
             k += 2;
         }
         if (k + 2 < end && columnWord(t.get(k)) && t.get(k + 1).isWord("in") && t.get(k + 2).isSymbol("(")
@@ -277,7 +279,7 @@ public final class ProjectionContract {
     }
 
     private static String unq(List<SqlToken> t, int k) {
-        return OuterQuery.unquote(t.get(k).text());
+        return Identifiers.unquote(t.get(k).text());
     }
 
     private static boolean literal(SqlToken t) {
@@ -315,7 +317,7 @@ public final class ProjectionContract {
 
     /** The outermost FROM clause's sources: alias (or table name) -> schema table, or no table for derived ones. */
     private record Sources(Map<String, Table> byAlias, boolean opaque) {
-        static Sources of(OuterQuery q, Schema schema) {
+        static Sources of(OuterClauses q, Schema schema) {
             Map<String, Table> byAlias = new HashMap<>();
             boolean opaque = false;
             if (q.from == null) return new Sources(byAlias, true);
@@ -329,28 +331,28 @@ public final class ProjectionContract {
                     if (tok.isSymbol("(")) {
                         // a derived table or a parenthesised join: its columns are not resolved here
                         opaque = true;
-                        k = OuterQuery.close(t, k) + 1;
+                        k = OuterClauses.close(t, k) + 1;
                         if (k < end && t.get(k).isWord("as")) k++;
-                        if (k < end && OuterQuery.identifier(t.get(k)) && !OuterQuery.keyword(t.get(k))) {
-                            byAlias.put(lower(OuterQuery.unquote(t.get(k).text())), null);
+                        if (k < end && Identifiers.isIdentifier(t.get(k)) && !OuterClauses.keyword(t.get(k))) {
+                            byAlias.put(lower(Identifiers.unquote(t.get(k).text())), null);
                             k++;
                         }
                         expectTable = false;
                         continue;
                     }
-                    if (OuterQuery.identifier(tok) && !OuterQuery.keyword(tok)) {
-                        String name = OuterQuery.unquote(tok.text());
+                    if (Identifiers.isIdentifier(tok) && !OuterClauses.keyword(tok)) {
+                        String name = Identifiers.unquote(tok.text());
                         k++;
-                        if (k + 1 < end && t.get(k).isSymbol(".") && OuterQuery.identifier(t.get(k + 1))) {
-                            name = OuterQuery.unquote(t.get(k + 1).text());
+                        if (k + 1 < end && t.get(k).isSymbol(".") && Identifiers.isIdentifier(t.get(k + 1))) {
+                            name = Identifiers.unquote(t.get(k + 1).text());
                             k += 2;
                         }
                         Table table = q.cteNames.contains(lower(name)) ? null : schema.table(name).orElse(null);
                         if (table == null) opaque = true;
                         String alias = name;
                         if (k < end && t.get(k).isWord("as")) k++;
-                        if (k < end && OuterQuery.identifier(t.get(k)) && !OuterQuery.keyword(t.get(k))) {
-                            alias = OuterQuery.unquote(t.get(k).text());
+                        if (k < end && Identifiers.isIdentifier(t.get(k)) && !OuterClauses.keyword(t.get(k))) {
+                            alias = Identifiers.unquote(t.get(k).text());
                             k++;
                         }
                         byAlias.put(lower(alias), table);
@@ -361,7 +363,7 @@ public final class ProjectionContract {
                     continue;
                 }
                 if (tok.isSymbol(",") || tok.isWord("join") || tok.isWord("straight_join")) expectTable = true;
-                else if (tok.isSymbol("(")) k = OuterQuery.close(t, k); // ON (...) / USING (...)
+                else if (tok.isSymbol("(")) k = OuterClauses.close(t, k); // ON (...) / USING (...)
                 k++;
             }
             return new Sources(byAlias, opaque);

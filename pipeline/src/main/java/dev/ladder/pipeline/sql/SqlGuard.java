@@ -1,11 +1,11 @@
 package dev.ladder.pipeline.sql;
 
 import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.pipeline.sql.read.Query;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -50,11 +50,8 @@ public final class SqlGuard {
 
     private static final Set<String> QUERY_STARTS = Set.of("SELECT", "WITH", "VALUES");
 
-    /**
-     * Deepest parenthesis nesting the guard lets through. Real queries stay far below it; beyond a few
-     * hundred levels JSqlParser overflows its stack, so deeper SQL is rejected before any parse.
-     */
-    public static final int MAX_NESTING = 100;
+    /** Deepest parenthesis nesting the guard lets through: the query reader's limit ({@link Query#MAX_NESTING}). */
+    public static final int MAX_NESTING = Query.MAX_NESTING;
 
     private final Dialect dialect;
 
@@ -87,25 +84,12 @@ public final class SqlGuard {
         List<SqlToken> sig = tokens.stream().filter(t -> !t.isTrivia() && t.start() < end).toList();
         if (sig.isEmpty()) return GuardVerdict.reject(statement, "empty statement");
 
-        int depth = nestingDepth(sig);
-        if (depth > MAX_NESTING) {
-            return GuardVerdict.reject(statement, "nested too deeply: " + depth
-                    + " levels of parentheses (at most " + MAX_NESTING + ")");
-        }
+        Query query = Query.read(statement, dialect);
+        // deeper or longer SQL is never parsed (the parser recurses per level): a verdict, not a stack overflow
+        if (query.tooComplex()) return GuardVerdict.reject(statement, query.parseFailure());
         String lexical = lexicalCheck(sig);
         if (lexical != null) return GuardVerdict.reject(statement, lexical);
-        return structuralCheck(statement);
-    }
-
-    /** Deepest parenthesis nesting among the tokens (strings and comments do not count). */
-    static int nestingDepth(List<SqlToken> sig) {
-        int depth = 0;
-        int max = 0;
-        for (SqlToken t : sig) {
-            if (t.isSymbol("(")) max = Math.max(max, ++depth);
-            else if (t.isSymbol(")")) depth = Math.max(0, depth - 1);
-        }
-        return max;
+        return structuralCheck(query);
     }
 
     private String lexicalCheck(List<SqlToken> sig) {
@@ -149,18 +133,14 @@ public final class SqlGuard {
         return null;
     }
 
-    private GuardVerdict structuralCheck(String statement) {
+    private GuardVerdict structuralCheck(Query query) {
+        String statement = query.text();
         Statements parsed;
         try {
-            // MySQL strings take backslash escapes: without them JSqlParser ends 'a\'...' early
-            parsed = CCJSqlParserUtil.parseStatements(statement,
-                    parser -> parser.withBackslashEscapeCharacter(dialect == Dialect.MYSQL));
+            parsed = query.statements();
         } catch (JSQLParserException | RuntimeException e) {
             // MySQL accepts syntax JSqlParser does not; the lexical layer already vouched for it.
             return GuardVerdict.accept(statement, false);
-        } catch (StackOverflowError e) {
-            // JSqlParser recurses per nesting level; MAX_NESTING should keep this from happening
-            return GuardVerdict.reject(statement, "nested too deeply for the SQL parser");
         }
         // JSqlParser returns null instead of throwing when a query nested more than 10 levels fails to parse
         if (parsed == null) return GuardVerdict.accept(statement, false);

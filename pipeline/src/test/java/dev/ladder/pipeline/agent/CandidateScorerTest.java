@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ladder.pipeline.agent.CandidateScorer.CandidateScore;
-import dev.ladder.pipeline.agent.CandidateScorer.Shape;
 import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionError;
 import dev.ladder.pipeline.db.QueryResult;
@@ -153,48 +152,11 @@ class CandidateScorerTest {
     void unparseableSqlFallsBackToTheLexer() {
         // JSqlParser rejects the trailing WHERE; the lexical reading still sees one COUNT and no GROUP BY
         String broken = "SELECT COUNT(*) FROM customers WHERE";
-        assertThat(CandidateScorer.shape(broken, true).items()).isEmpty();
         assertThat(gate(AGGREGATE, broken)).isTrue();
         assertThat(gate(LOOKUP, broken)).isFalse();
         String brokenTop = "SELECT productName FROM products ORDER BY buyPrice DESC LIMIT 5 WHERE";
         assertThat(gate(profile(Intent.TOP_K, 5), brokenTop)).isTrue();
         assertThat(gate(profile(Intent.TOP_K, 3), brokenTop)).isFalse();
-    }
-
-    /** The lexical fallback reads the same structure as the parser on SQL both can read. */
-    @ParameterizedTest
-    @ValueSource(strings = {
-        "SELECT COUNT(*) FROM customers WHERE country = 'France'",
-        "SELECT DISTINCT country FROM offices",
-        "SELECT c.customerName AS name, COUNT(o.orderNumber) n FROM customers c JOIN orders o "
-                + "ON c.customerNumber = o.customerNumber GROUP BY c.customerNumber HAVING COUNT(o.orderNumber) >= 5",
-        "SELECT productName FROM products ORDER BY buyPrice DESC, productName LIMIT 5",
-        "SELECT productName FROM products ORDER BY buyPrice DESC LIMIT 2, 5",
-        "SELECT productName FROM products ORDER BY buyPrice DESC LIMIT ALL",
-        "SELECT productName FROM products ORDER BY buyPrice DESC FETCH FIRST ROW ONLY",
-        "SELECT firstName, lastName FROM employees UNION SELECT contactFirstName, contactLastName FROM customers "
-                + "ORDER BY 1 LIMIT 3",
-        "(SELECT city FROM offices) UNION (SELECT city FROM customers) ORDER BY city LIMIT 4",
-        "WITH t AS (SELECT customerNumber, SUM(amount) s FROM payments GROUP BY customerNumber) "
-                + "SELECT MAX(s) FROM t",
-        "SELECT o.* FROM orders o WHERE o.orderDate = (SELECT MAX(orderDate) FROM orders)",
-        "SELECT EXTRACT(YEAR FROM orderDate), COUNT(*) FROM orders GROUP BY EXTRACT(YEAR FROM orderDate)",
-        "SELECT 1 + 1"
-    })
-    void parserAndLexerAgree(String sql) {
-        Shape parsed = CandidateScorer.shape(sql, true);
-        Shape lexed = CandidateScorer.shape(sql, false);
-        assertThat(parsed.parsed()).isTrue();
-        assertThat(lexed.parsed()).isFalse();
-        assertThat(lexed.items()).hasSameSizeAs(parsed.items());
-        for (int i = 0; i < parsed.items().size(); i++) {
-            assertThat(CandidateScorer.facts(lexed.items().get(i))).isEqualTo(CandidateScorer.facts(parsed.items().get(i)));
-        }
-        assertThat(List.of(lexed.star(), lexed.distinct(), lexed.from(), lexed.setOperation(), lexed.groupBy(),
-                lexed.limit(), lexed.orderBy().size(), String.valueOf(lexed.limitCount())))
-                .isEqualTo(List.of(parsed.star(), parsed.distinct(), parsed.from(), parsed.setOperation(),
-                        parsed.groupBy(), parsed.limit(), parsed.orderBy().size(), String.valueOf(parsed.limitCount())));
-        assertThat(CandidateScorer.facts(lexed.having())).isEqualTo(CandidateScorer.facts(parsed.having()));
     }
 
     // ------------------------------------------------------------------ score parts

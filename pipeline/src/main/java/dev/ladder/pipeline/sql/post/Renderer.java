@@ -3,6 +3,8 @@ package dev.ladder.pipeline.sql.post;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.pipeline.sql.read.Identifiers;
+import dev.ladder.pipeline.sql.read.TableReferences;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,12 +17,12 @@ import java.util.Optional;
 final class Renderer {
 
     private final List<SqlToken> sig;
-    private final QueryShape shape;
+    private final TableReferences shape;
     private final Schema schema;
     private final Steps steps;
     private int caseDepth;
 
-    private Renderer(List<SqlToken> sig, QueryShape shape, Schema schema, Steps steps) {
+    private Renderer(List<SqlToken> sig, TableReferences shape, Schema schema, Steps steps) {
         this.sig = sig;
         this.shape = shape;
         this.schema = schema;
@@ -28,7 +30,7 @@ final class Renderer {
     }
 
     /** {@code tokens}: the statement, trivia included; {@code sig}: its significant tokens, in the same order. */
-    static String render(List<SqlToken> tokens, List<SqlToken> sig, QueryShape shape, Schema schema, Steps steps) {
+    static String render(List<SqlToken> tokens, List<SqlToken> sig, TableReferences shape, Schema schema, Steps steps) {
         return new Renderer(sig, shape, schema, steps).write(tokens);
     }
 
@@ -83,7 +85,7 @@ final class Renderer {
 
     private String tableCase(int i, SqlToken t) {
         if (schema == null) return t.text();
-        String name = QueryShape.unquoted(t);
+        String name = Identifiers.unquote(t);
         boolean quoted = t.type() == SqlToken.Type.QUOTED_IDENTIFIER;
         if (quoted && (name.isEmpty() || name.indexOf(t.text().charAt(0)) >= 0
                 || name.indexOf(t.text().charAt(t.text().length() - 1)) >= 0)) {

@@ -3,6 +3,8 @@ package dev.ladder.pipeline.sql.post;
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.pipeline.sql.read.Identifiers;
+import dev.ladder.pipeline.sql.read.TableReferences;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -63,7 +65,7 @@ public final class SqlPostProcessor {
         Steps steps = new Steps();
         try {
             return run(raw, schema, dialect == null ? Dialect.MYSQL : dialect, steps);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException e) {
             // the contract is a verdict for any input; a failure here is a bug, reported as a rejection
             return new Cleaned(null, steps.list(), "could not be processed (" + e.getClass().getSimpleName() + ")");
         }
@@ -93,7 +95,7 @@ public final class SqlPostProcessor {
         List<SqlToken> sig = statement.tokens().stream().filter(t -> !t.isTrivia()).toList();
         String problem = check(sig);
         if (problem != null) return reject(steps, problem);
-        QueryShape shape = QueryShape.of(sig);
+        TableReferences shape = TableReferences.of(sig);
         if (!shape.readsTable()) return reject(steps, NO_FROM);
         if (sig.get(0).isWord("WITH") && !shape.withHasSelect()) return reject(steps, WITH_WITHOUT_SELECT);
         int n = sig.size();

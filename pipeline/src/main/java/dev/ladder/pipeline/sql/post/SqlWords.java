@@ -1,7 +1,8 @@
 package dev.ladder.pipeline.sql.post;
 
 import dev.ladder.pipeline.sql.SqlToken;
-import java.util.HashSet;
+import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.util.Locale;
 import java.util.Set;
 
@@ -12,62 +13,16 @@ import java.util.Set;
  */
 final class SqlWords {
 
-    /** Reserved words upper-cased wherever they stand as a word (never next to a dot). */
-    static final Set<String> KEYWORDS = Set.of(
-            "ALL", "AND", "AS", "ASC", "BETWEEN", "BY", "CASE", "COLLATE", "CROSS", "CURRENT_DATE", "CURRENT_TIME",
-            "CURRENT_TIMESTAMP", "DESC", "DISTINCT", "DISTINCTROW", "DIV", "ELSE", "EXCEPT", "EXISTS", "FALSE",
-            "FROM", "GLOB", "GROUP", "HAVING", "IN", "INNER", "INTERSECT", "INTERVAL", "IS", "JOIN", "LEFT", "LIKE",
-            "LIMIT", "NATURAL", "NOT", "NULL", "ON", "OR", "ORDER", "OUTER", "OVER", "PARTITION", "RECURSIVE",
-            "REGEXP", "RIGHT", "RLIKE", "SELECT", "STRAIGHT_JOIN", "THEN", "TRUE", "UNION", "USING", "WHEN", "WHERE",
-            "WINDOW", "WITH", "XOR");
+    /** Reserved words: upper-cased wherever they stand as a word (never next to a dot). */
+    static final Set<String> KEYWORDS = SqlVocabulary.RESERVED;
 
-    /** Function names upper-cased only when the next token is {@code (}. */
-    static final Set<String> FUNCTIONS = Set.of(
-            "ABS", "ANY", "AVG", "CAST", "CEIL", "CEILING", "CHAR_LENGTH", "COALESCE", "CONCAT", "CONCAT_WS",
-            "CONVERT", "COUNT", "CURDATE", "CURTIME", "DATE", "DATEDIFF", "DATETIME", "DATE_ADD", "DATE_FORMAT",
-            "DATE_SUB", "DAY", "DAYNAME", "DAYOFMONTH", "DAYOFWEEK", "DENSE_RANK", "EXTRACT", "FIRST_VALUE", "FLOOR",
-            "FORMAT", "GREATEST", "GROUP_CONCAT", "HOUR", "IF", "IFNULL", "IIF", "INSTR", "JULIANDAY", "LAG",
-            "LAST_VALUE", "LCASE", "LEAD", "LEAST", "LENGTH", "LOCATE", "LOWER", "LTRIM", "MAX", "MIN", "MINUTE",
-            "MOD", "MONTH", "MONTHNAME", "NOW", "NTILE", "NULLIF", "POSITION", "POW", "POWER", "PRINTF", "QUARTER",
-            "RANK", "REPLACE", "ROUND", "ROW_NUMBER", "RTRIM", "SECOND", "SOME", "SQRT", "STDDEV", "STRFTIME",
-            "STR_TO_DATE", "SUBSTR", "SUBSTRING", "SUM", "TIME", "TIMESTAMPDIFF", "TOTAL", "TRIM", "TRUNCATE",
-            "UCASE", "UPPER", "VARIANCE", "WEEK", "YEAR");
-
-    /**
-     * Further words that are SQL in a query but may also be column names: never upper-cased, but a line made of
-     * them is not prose.
-     */
-    private static final Set<String> OTHER_SQL = Set.of(
-            "BINARY", "CHAR", "CURRENT", "DATE", "DECIMAL", "DOUBLE", "END", "ESCAPE", "FIRST", "FLOAT",
-            "FOLLOWING", "FULL", "INT", "INTEGER", "LAST", "LATERAL", "NULLS", "NUMERIC", "OFFSET", "PRECEDING",
-            "RANGE", "REAL", "ROLLUP", "ROW", "ROWS", "SEPARATOR", "SIGNED", "TEXT", "TIMESTAMP", "UNBOUNDED",
-            "UNSIGNED", "VARCHAR");
-
-    /** Keywords after which a statement cannot end. */
-    static final Set<String> DANGLING = Set.of(
-            "ALL", "AND", "ANY", "AS", "BETWEEN", "BY", "CASE", "COLLATE", "CROSS", "DISTINCT", "DISTINCTROW", "DIV",
-            "ELSE", "ESCAPE", "EXCEPT", "EXISTS", "FROM", "FULL", "GLOB", "GROUP", "HAVING", "IN", "INNER",
-            "INTERSECT", "INTERVAL", "IS", "JOIN", "LEFT", "LIKE", "LIMIT", "NATURAL", "NOT", "OFFSET", "ON", "OR",
-            "ORDER", "OUTER", "OVER", "PARTITION", "RECURSIVE", "REGEXP", "RIGHT", "RLIKE", "SELECT", "SOME",
-            "STRAIGHT_JOIN", "THEN", "UNION", "USING", "WHEN", "WHERE", "WINDOW", "WITH", "XOR");
+    /** Function names: upper-cased only when the next token is {@code (}. */
+    static final Set<String> FUNCTIONS = SqlVocabulary.FUNCTIONS;
 
     /** Operators and punctuation after which a statement cannot end ({@code *} is decided by context). */
     private static final Set<String> DANGLING_SYMBOLS = Set.of(
             ",", "(", ".", "=", "<", ">", "<=", ">=", "<>", "!=", "<=>", "+", "-", "/", "%", "||", "&&", "|", "&",
             "^", "!", "~", "<<", ">>", ":=", "::", "->", "->>", ":");
-
-    /** Words after which the FROM list of the current query is over. */
-    static final Set<String> FROM_LIST_ENDS = Set.of(
-            "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "WINDOW", "SELECT");
-
-    private static final Set<String> SQL_WORDS = new HashSet<>();
-
-    static {
-        SQL_WORDS.addAll(KEYWORDS);
-        SQL_WORDS.addAll(FUNCTIONS);
-        SQL_WORDS.addAll(OTHER_SQL);
-        SQL_WORDS.addAll(DANGLING);
-    }
 
     private SqlWords() {}
 
@@ -81,7 +36,7 @@ final class SqlWords {
 
     /** Any word the post-processor knows as SQL (keyword, function, type, clause word). */
     static boolean isSqlWord(String word) {
-        return SQL_WORDS.contains(upper(word));
+        return SqlVocabulary.isSqlWord(word);
     }
 
     /** A plain identifier: an unquoted word that is no SQL keyword, or a quoted identifier. */
@@ -91,7 +46,7 @@ final class SqlWords {
     }
 
     static boolean isQueryStart(SqlToken t) {
-        return t != null && (t.isWord("SELECT") || t.isWord("WITH"));
+        return Query.startsQuery(t);
     }
 
     /**
@@ -100,7 +55,7 @@ final class SqlWords {
      */
     static String dangling(SqlToken last, SqlToken before) {
         if (last == null) return null;
-        if (last.type() == SqlToken.Type.WORD && DANGLING.contains(upper(last.text()))) return upper(last.text());
+        if (last.type() == SqlToken.Type.WORD && SqlVocabulary.DANGLING.contains(upper(last.text()))) return upper(last.text());
         if (last.type() != SqlToken.Type.SYMBOL) return null;
         String s = last.text();
         if (s.equals(",")) return "comma";
@@ -116,7 +71,7 @@ final class SqlWords {
     private static boolean isOperand(SqlToken t) {
         return switch (t.type()) {
             case NUMBER, STRING, QUOTED_IDENTIFIER, VARIABLE -> true;
-            case WORD -> !KEYWORDS.contains(upper(t.text())) && !DANGLING.contains(upper(t.text()));
+            case WORD -> !KEYWORDS.contains(upper(t.text())) && !SqlVocabulary.DANGLING.contains(upper(t.text()));
             case SYMBOL -> t.text().equals(")");
             default -> false;
         };

@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.sql.post;
+package dev.ladder.pipeline.sql.read;
 
 import dev.ladder.pipeline.sql.SqlToken;
 import java.util.ArrayDeque;
@@ -18,7 +18,7 @@ import java.util.Set;
  * while a FROM list is open (it closes at WHERE, GROUP, HAVING, ORDER, LIMIT, a set operator, WINDOW or SELECT); the
  * last part of a dotted name there is the table ({@code db.table}).
  */
-final class QueryShape {
+public final class TableReferences {
 
     private final List<SqlToken> sig;
     private final boolean[] tableName;
@@ -38,7 +38,7 @@ final class QueryShape {
         }
     }
 
-    private QueryShape(List<SqlToken> sig) {
+    private TableReferences(List<SqlToken> sig) {
         this.sig = sig;
         this.tableName = new boolean[sig.size()];
         this.qualifier = new boolean[sig.size()];
@@ -46,37 +46,37 @@ final class QueryShape {
     }
 
     /** {@code sig}: the statement's tokens without whitespace and comments. */
-    static QueryShape of(List<SqlToken> sig) {
-        QueryShape shape = new QueryShape(sig);
+    public static TableReferences of(List<SqlToken> sig) {
+        TableReferences shape = new TableReferences(sig);
         shape.walk();
         shape.findQualifiers();
         shape.findCteNames();
         return shape;
     }
 
-    boolean isTableName(int i) {
+    public boolean isTableName(int i) {
         return tableName[i];
     }
 
-    boolean isQualifier(int i) {
+    public boolean isQualifier(int i) {
         return qualifier[i];
     }
 
-    boolean isCteName(String name) {
+    public boolean isCteName(String name) {
         return cteNames.contains(lower(name));
     }
 
-    boolean isAlias(String name) {
+    public boolean isAlias(String name) {
         return aliases.contains(lower(name));
     }
 
     /** Whether a FROM inside a query (not inside a function call) is present. */
-    boolean readsTable() {
+    public boolean readsTable() {
         return readsTable;
     }
 
     /** For a WITH statement: whether a SELECT follows at the outer level. */
-    boolean withHasSelect() {
+    public boolean withHasSelect() {
         return withHasSelect;
     }
 
@@ -89,11 +89,11 @@ final class QueryShape {
             Frame f = frames.peek();
             if (expectTable) {
                 expectTable = false;
-                if (SqlWords.isIdentifier(t) && !isSymbol(i + 1, "(")) {
+                if (nameToken(t) && !isSymbol(i + 1, "(")) {
                     i = tableReference(i);
                     continue;
                 }
-                if (t.isSymbol("(") && !SqlWords.isQueryStart(at(i + 1))) {
+                if (t.isSymbol("(") && !Query.startsQuery(at(i + 1))) {
                     // a parenthesised join, "FROM (a JOIN b ON ...)": its own FROM list
                     Frame group = new Frame(true);
                     group.inFrom = true;
@@ -103,7 +103,7 @@ final class QueryShape {
                 }
             }
             if (t.isSymbol("(")) {
-                frames.push(new Frame(SqlWords.isQueryStart(at(i + 1))));
+                frames.push(new Frame(Query.startsQuery(at(i + 1))));
             } else if (t.isSymbol(")")) {
                 if (frames.size() > 1) {
                     Frame closed = frames.pop();
@@ -112,7 +112,7 @@ final class QueryShape {
             } else if (t.isSymbol(",")) {
                 expectTable = f.query && f.inFrom;
             } else if (t.type() == SqlToken.Type.WORD) {
-                String u = SqlWords.upper(t.text());
+                String u = SqlVocabulary.upper(t.text());
                 if (u.equals("FROM") && f.query) {
                     f.inFrom = true;
                     readsTable = true;
@@ -120,7 +120,7 @@ final class QueryShape {
                 } else if ((u.equals("JOIN") || u.equals("STRAIGHT_JOIN")) && f.query) {
                     f.inFrom = true;
                     expectTable = true;
-                } else if (SqlWords.FROM_LIST_ENDS.contains(u)) {
+                } else if (SqlVocabulary.FROM_LIST_ENDS.contains(u)) {
                     f.inFrom = false;
                     if (u.equals("SELECT") && frames.size() == 1) withHasSelect = true;
                 } else if (u.equals("AS")) {
@@ -133,7 +133,7 @@ final class QueryShape {
     /** Marks the dotted name starting at {@code i} as a table reference; returns the index of its last part. */
     private int tableReference(int i) {
         int end = i;
-        while (isSymbol(end + 1, ".") && end + 2 < sig.size() && SqlWords.isIdentifier(sig.get(end + 2))) end += 2;
+        while (isSymbol(end + 1, ".") && end + 2 < sig.size() && nameToken(sig.get(end + 2))) end += 2;
         for (int k = i; k <= end; k++) inTableRef[k] = true;
         tableName[end] = true;
         alias(end + 1);
@@ -144,17 +144,17 @@ final class QueryShape {
     private void alias(int i) {
         int a = at(i) != null && at(i).isWord("AS") ? i + 1 : i;
         SqlToken t = at(a);
-        if (t != null && SqlWords.isIdentifier(t) && !isSymbol(a + 1, ".") && !isSymbol(a + 1, "(")) {
-            aliases.add(lower(unquoted(t)));
+        if (t != null && nameToken(t) && !isSymbol(a + 1, ".") && !isSymbol(a + 1, "(")) {
+            aliases.add(lower(Identifiers.unquote(t)));
         }
     }
 
     /** {@code q.col}: q qualifies; {@code db.q.col}: the middle part does. */
     private void findQualifiers() {
         for (int i = 0; i + 2 < sig.size(); i++) {
-            if (inTableRef[i] || !SqlWords.isIdentifier(sig.get(i)) || !isSymbol(i + 1, ".")) continue;
+            if (inTableRef[i] || !nameToken(sig.get(i)) || !isSymbol(i + 1, ".")) continue;
             if (i > 0 && isSymbol(i - 1, ".")) continue;
-            boolean threeParts = isSymbol(i + 3, ".") && SqlWords.isIdentifier(sig.get(i + 2));
+            boolean threeParts = isSymbol(i + 3, ".") && nameToken(sig.get(i + 2));
             qualifier[threeParts ? i + 2 : i] = true;
             i += threeParts ? 3 : 1;
         }
@@ -165,12 +165,12 @@ final class QueryShape {
         if (sig.isEmpty() || !sig.get(0).isWord("WITH")) return;
         for (int i = 1; i < sig.size(); i++) {
             SqlToken before = sig.get(i - 1);
-            if (!SqlWords.isIdentifier(sig.get(i))) continue;
+            if (!nameToken(sig.get(i))) continue;
             if (!before.isWord("WITH") && !before.isWord("RECURSIVE") && !before.isSymbol(",")) continue;
             int j = i + 1;
             if (isSymbol(j, "(")) j = matching(j) + 1;
             if (j > i && at(j) != null && at(j).isWord("AS") && isSymbol(j + 1, "(")) {
-                cteNames.add(lower(unquoted(sig.get(i))));
+                cteNames.add(lower(Identifiers.unquote(sig.get(i))));
             }
         }
     }
@@ -193,11 +193,9 @@ final class QueryShape {
         return t != null && t.isSymbol(s);
     }
 
-    /** The name inside quotes ({@code `x`}, {@code "x"}, {@code [x]}), or the word itself. */
-    static String unquoted(SqlToken t) {
-        String s = t.text();
-        if (t.type() == SqlToken.Type.QUOTED_IDENTIFIER && s.length() >= 2) return s.substring(1, s.length() - 1);
-        return s;
+    /** A name that can stand for a table or alias: a quoted identifier, or a word that is not reserved. */
+    private static boolean nameToken(SqlToken t) {
+        return (t.type() == SqlToken.Type.WORD && !SqlVocabulary.isReserved(t)) || t.type() == SqlToken.Type.QUOTED_IDENTIFIER;
     }
 
     private static String lower(String s) {

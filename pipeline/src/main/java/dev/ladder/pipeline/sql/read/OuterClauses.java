@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.sql.read;
 
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.sql.SqlLexer;
@@ -15,39 +15,31 @@ import java.util.Set;
  * subqueries, CTE bodies, OVER (...) and GROUP_CONCAT(... ORDER BY ...) are never mistaken for them). Edits made
  * from these spans leave every other character of the statement as it was.
  */
-final class OuterQuery {
+public final class OuterClauses {
 
     /** Significant tokens [start, end) of one clause, its keyword(s) included. */
-    record Clause(int start, int end) {}
+    public record Clause(int start, int end) {}
 
-    private static final Set<String> SELECT_MODIFIERS = Set.of(
-            "high_priority", "straight_join", "sql_small_result", "sql_big_result", "sql_buffer_result",
-            "sql_no_cache", "sql_cache", "sql_calc_found_rows", "all");
-    private static final Set<String> SET_OPERATORS = Set.of("union", "intersect", "except", "minus");
-    static final Set<String> AGGREGATES = Set.of(
-            "count", "sum", "avg", "min", "max", "group_concat", "std", "stddev", "stddev_pop", "stddev_samp",
-            "variance", "var_pop", "var_samp", "bit_and", "bit_or", "bit_xor", "json_arrayagg", "json_objectagg",
-            "total", "string_agg");
 
-    final String sql;
-    final List<SqlToken> tokens;
+    public final String sql;
+    public final List<SqlToken> tokens;
     /** Names defined by a leading WITH clause (lower case). */
-    final Set<String> cteNames;
-    final boolean setOperation;
+    public final Set<String> cteNames;
+    public final boolean setOperation;
     /** The outermost SELECT ... list; null for a set operation (its branches are not the outermost query). */
-    final Clause select;
+    public final Clause select;
     /** The DISTINCT / DISTINCTROW keyword of the outermost SELECT, or -1. */
-    final int distinct;
+    public final int distinct;
     /** Outermost SELECT items (token ranges, commas excluded); empty for a set operation. */
-    final List<Clause> items;
-    final Clause from;
-    final Clause where;
-    final Clause groupBy;
-    final Clause having;
-    final Clause orderBy;
-    final Clause limit;
+    public final List<Clause> items;
+    public final Clause from;
+    public final Clause where;
+    public final Clause groupBy;
+    public final Clause having;
+    public final Clause orderBy;
+    public final Clause limit;
 
-    private OuterQuery(String sql, List<SqlToken> tokens, Set<String> cteNames, boolean setOperation, Clause select,
+    private OuterClauses(String sql, List<SqlToken> tokens, Set<String> cteNames, boolean setOperation, Clause select,
                        int distinct, List<Clause> items, Clause from, Clause where, Clause groupBy, Clause having,
                        Clause orderBy, Clause limit) {
         this.sql = sql;
@@ -65,8 +57,16 @@ final class OuterQuery {
         this.limit = limit;
     }
 
-    /** The structure, or empty when the text is not one plain SELECT statement this reader understands. */
-    static Optional<OuterQuery> parse(String sql, Dialect dialect) {
+    /** The outer clauses of a read query (its dialect's lexical rules; MySQL's when it has none). */
+    static Optional<OuterClauses> of(Query q) {
+        return parse(q.text(), q.dialect() == null ? Dialect.MYSQL : q.dialect());
+    }
+
+    /**
+     * The structure of {@code sql} as written (token offsets index {@code sql} itself, so edits keep every other
+     * character), or empty when the text is not one plain SELECT statement this reader understands.
+     */
+    public static Optional<OuterClauses> parse(String sql, Dialect dialect) {
         List<SqlToken> toks;
         try {
             toks = new ArrayList<>(SqlLexer.significant(sql, dialect));
@@ -86,8 +86,8 @@ final class OuterQuery {
             i = 1;
             if (i < toks.size() && toks.get(i).isWord("recursive")) i++;
             while (true) {
-                if (i >= toks.size() || !identifier(toks.get(i))) return Optional.empty();
-                ctes.add(unquote(toks.get(i).text()).toLowerCase(Locale.ROOT));
+                if (i >= toks.size() || !Identifiers.isIdentifier(toks.get(i))) return Optional.empty();
+                ctes.add(Identifiers.unquote(toks.get(i).text()).toLowerCase(Locale.ROOT));
                 i++;
                 if (i < toks.size() && toks.get(i).isSymbol("(")) i = close(toks, i) + 1;
                 if (i >= toks.size() || !toks.get(i).isWord("as")) return Optional.empty();
@@ -129,7 +129,7 @@ final class OuterQuery {
                 case "order" -> by ? ORDER : -1;
                 case "limit" -> LIMIT;
                 case "for", "lock", "into", "procedure" -> TAIL;
-                default -> SET_OPERATORS.contains(w) ? SET_OP : -1;
+                default -> SqlVocabulary.SET_OPERATIONS.contains(SqlVocabulary.upper(w)) ? SET_OP : -1;
             };
             if (kind == SET_OP) lastSetOp = k;
             if (kind >= 0) marks.add(new int[] {kind, k});
@@ -158,7 +158,7 @@ final class OuterQuery {
             while (k < sel.end()) {
                 SqlToken t = toks.get(k);
                 if (t.isWord("distinct") || t.isWord("distinctrow")) distinct = k;
-                else if (t.type() != SqlToken.Type.WORD || !SELECT_MODIFIERS.contains(t.text().toLowerCase(Locale.ROOT))) {
+                else if (!SqlVocabulary.is(t, SqlVocabulary.SELECT_MODIFIERS)) {
                     break;
                 }
                 k++;
@@ -166,7 +166,7 @@ final class OuterQuery {
             items = split(toks, k, sel.end());
             if (items.isEmpty()) return Optional.empty();
         }
-        return Optional.of(new OuterQuery(sql, List.copyOf(toks), Set.copyOf(ctes), setOp, setOp ? null : clauses[SELECT],
+        return Optional.of(new OuterClauses(sql, List.copyOf(toks), Set.copyOf(ctes), setOp, setOp ? null : clauses[SELECT],
                 distinct, List.copyOf(items), clauses[FROM], clauses[WHERE], clauses[GROUP], clauses[HAVING],
                 clauses[ORDER], clauses[LIMIT]));
     }
@@ -175,7 +175,7 @@ final class OuterQuery {
             LIMIT = 7, SET_OP = 8, TAIL = 9;
 
     /** Index of the ")" closing the "(" at open, or tokens.size() - 1 when unbalanced. */
-    static int close(List<SqlToken> toks, int open) {
+    public static int close(List<SqlToken> toks, int open) {
         int depth = 0;
         for (int k = open; k < toks.size(); k++) {
             if (toks.get(k).isSymbol("(")) depth++;
@@ -185,7 +185,7 @@ final class OuterQuery {
     }
 
     /** Comma-separated elements of tokens [start, end) at depth 0 relative to start. */
-    static List<Clause> split(List<SqlToken> toks, int start, int end) {
+    public static List<Clause> split(List<SqlToken> toks, int start, int end) {
         List<Clause> out = new ArrayList<>();
         int depth = 0;
         int from = start;
@@ -203,30 +203,30 @@ final class OuterQuery {
     }
 
     /** The elements of a clause after its keyword(s): GROUP BY / ORDER BY lists. */
-    List<Clause> elements(Clause clause) {
+    public List<Clause> elements(Clause clause) {
         int k = clause.start() + 1;
         if (k < clause.end() && tokens.get(k).isWord("by")) k++;
         return split(tokens, k, clause.end());
     }
 
-    String text(Clause c) {
+    public String text(Clause c) {
         return sql.substring(tokens.get(c.start()).start(), tokens.get(c.end() - 1).end());
     }
 
     /** Character offset where the text removed with a clause starts: the end of the token before it. */
-    int removalStart(int token) {
+    public int removalStart(int token) {
         return token == 0 ? 0 : tokens.get(token - 1).end();
     }
 
     /** Whether tokens [start, end) contain an aggregate call of this query level (not in a subquery, not windowed). */
-    boolean hasAggregate(int start, int end) {
+    public boolean hasAggregate(int start, int end) {
         for (int k = start; k < end; k++) {
             SqlToken t = tokens.get(k);
             if (t.isSymbol("(") && k + 1 < end && tokens.get(k + 1).isWord("select")) {
                 k = close(tokens, k); // a subquery aggregates at its own level
                 continue;
             }
-            if (t.type() == SqlToken.Type.WORD && AGGREGATES.contains(t.text().toLowerCase(Locale.ROOT))
+            if (SqlVocabulary.isAggregate(t)
                     && k + 1 < end && tokens.get(k + 1).isSymbol("(")) {
                 int closing = close(tokens, k + 1);
                 if (closing + 1 < tokens.size() && tokens.get(closing + 1).isWord("over")) continue;
@@ -236,7 +236,7 @@ final class OuterQuery {
         return false;
     }
 
-    boolean contains(int start, int end, String word) {
+    public boolean contains(int start, int end, String word) {
         for (int k = start; k < end; k++) if (tokens.get(k).isWord(word)) return true;
         return false;
     }
@@ -245,38 +245,21 @@ final class OuterQuery {
      * A FROM clause of exactly one base table: {@code t}, {@code t alias}, {@code t AS alias}, {@code db.t ...}.
      * Joins, comma lists, derived tables, CTE references and index hints are not.
      */
-    boolean singleTable() {
+    public boolean singleTable() {
         if (from == null) return false;
         int k = from.start() + 1;
         int end = from.end();
-        if (k >= end || !identifier(tokens.get(k))) return false;
-        if (cteNames.contains(unquote(tokens.get(k).text()).toLowerCase(Locale.ROOT))) return false; // may hide a join
+        if (k >= end || !Identifiers.isIdentifier(tokens.get(k))) return false;
+        if (cteNames.contains(Identifiers.unquote(tokens.get(k).text()).toLowerCase(Locale.ROOT))) return false; // may hide a join
         k++;
-        if (k + 1 < end && tokens.get(k).isSymbol(".") && identifier(tokens.get(k + 1))) k += 2;
+        if (k + 1 < end && tokens.get(k).isSymbol(".") && Identifiers.isIdentifier(tokens.get(k + 1))) k += 2;
         if (k < end && tokens.get(k).isWord("as")) k++;
-        if (k < end && identifier(tokens.get(k)) && !keyword(tokens.get(k))) k++;
+        if (k < end && Identifiers.isIdentifier(tokens.get(k)) && !keyword(tokens.get(k))) k++;
         return k == end;
     }
 
-    static boolean identifier(SqlToken t) {
-        return t.type() == SqlToken.Type.WORD || (t.type() == SqlToken.Type.QUOTED_IDENTIFIER && !t.text().startsWith("'"));
-    }
-
     /** Words that end a table reference rather than alias it. */
-    static boolean keyword(SqlToken t) {
-        return t.type() == SqlToken.Type.WORD && Set.of("join", "inner", "left", "right", "full", "cross", "natural",
-                "straight_join", "outer", "on", "using", "where", "group", "order", "limit", "having", "window", "union",
-                "intersect", "except", "use", "force", "ignore", "partition", "lateral", "as").contains(
-                t.text().toLowerCase(Locale.ROOT));
-    }
-
-    /** An identifier without its quotes (doubled quote characters undone). */
-    static String unquote(String text) {
-        if (text.length() >= 2) {
-            char c = text.charAt(0);
-            if (c == '`' || c == '"') return text.substring(1, text.length() - 1).replace("" + c + c, "" + c);
-            if (c == '[') return text.substring(1, text.length() - 1);
-        }
-        return text;
+    public static boolean keyword(SqlToken t) {
+        return SqlVocabulary.is(t, SqlVocabulary.TABLE_REFERENCE_ENDS);
     }
 }

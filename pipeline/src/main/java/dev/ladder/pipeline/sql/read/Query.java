@@ -1,0 +1,341 @@
+package dev.ladder.pipeline.sql.read;
+
+import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.pipeline.sql.SqlLexer;
+import dev.ladder.pipeline.sql.SqlToken;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.Statements;
+import net.sf.jsqlparser.statement.select.Select;
+
+/**
+ * How Ladder reads a query: the one entry point ({@link #read(String)}, {@link #read(String, Dialect)}) that every
+ * reader of SQL structure asks — the guard, post-processing, the agent's clamps, contract, intent gate and candidate
+ * score, the scorers, the error taxonomy, SQL features and test-suite neighbours.
+ *
+ * <p>A query is lexed once (the dialect's rules; MySQL's then SQLite's when no dialect is given) and parsed by
+ * JSqlParser at most once, on first use. Where JSqlParser cannot parse, the readers fall back on a tolerant lexical
+ * reading of the same tokens ({@link #outer()}, {@link #shape()}, {@link #tables()}), so a model's half-broken SQL
+ * still has a structure. A query nested deeper than {@link #MAX_NESTING} parentheses, or longer than
+ * {@link #MAX_TOKENS} tokens, is never handed to the parser (which recurses per level) and says so in
+ * {@link #parseFailure()}: a clear verdict instead of a stack overflow.
+ *
+ * <p>What it answers: {@link #tokens()} and {@link #nestingDepth()}; the parsed {@link #statement()} /
+ * {@link #select()}; the outermost query's clauses as token spans ({@link #outer()}, for edits that keep every other
+ * character) and as a {@link SelectShape} (SELECT items, DISTINCT, GROUP BY, HAVING, ORDER BY, LIMIT, set operations);
+ * table references with their aliases, qualifiers and CTE names ({@link #tables()}); whole-statement counts (joins,
+ * subqueries, set operations, DISTINCT, aggregates, grouping, windows); and {@link ExpressionFacts} of any
+ * expression. The words it knows are {@link SqlVocabulary}'s.
+ */
+public final class Query {
+
+    /**
+     * Deepest parenthesis nesting handed to the parser. Real queries stay far below it; beyond a few hundred levels
+     * JSqlParser overflows its stack.
+     */
+    public static final int MAX_NESTING = 100;
+
+    /** Longest statement (significant tokens) handed to the parser: deeper ASTs overflow the walkers' stacks. */
+    public static final int MAX_TOKENS = 5_000;
+
+    private final String text;
+    private final Dialect dialect;
+    private final List<SqlToken> tokens;
+    private final boolean lexed;
+    private final int depth;
+
+    private boolean parsedOnce;
+    private Statement statement;
+    private String parseFailure;
+    private Optional<OuterClauses> outer;
+    private SelectShape shape;
+    private TableReferences tables;
+
+    private Query(String text, Dialect dialect, List<SqlToken> tokens, boolean lexed) {
+        this.text = text;
+        this.dialect = dialect;
+        this.tokens = tokens;
+        this.lexed = lexed;
+        this.depth = nestingDepth(tokens);
+    }
+
+    /**
+     * A query whose dialect is not known (a gold of any benchmark, a model's output read for what it means): MySQL's
+     * lexical rules, SQLite's when those fail; the parse tries MySQL's backslash escapes first, then none.
+     */
+    public static Query read(String sql) {
+        return read(sql, null);
+    }
+
+    /** A query of this dialect (null: {@link #read(String)}). */
+    public static Query read(String sql, Dialect dialect) {
+        String text = sql == null ? "" : sql.strip();
+        while (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
+        if (text.isEmpty()) return new Query(text, dialect, List.of(), true);
+        for (Dialect d : dialect == null ? List.of(Dialect.MYSQL, Dialect.SQLITE) : List.of(dialect)) {
+            try {
+                return new Query(text, dialect, SqlLexer.significant(text, d), true);
+            } catch (SqlLexer.LexException e) {
+                // the next dialect's rules, or no tokens
+            }
+        }
+        return new Query(text, dialect, List.of(), false);
+    }
+
+    /** The statement text: stripped, trailing semicolons removed. */
+    public String text() {
+        return text;
+    }
+
+    /** The dialect it was read in; null when read without one. */
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public boolean isEmpty() {
+        return text.isEmpty();
+    }
+
+    /** Significant tokens (no whitespace, no comments); empty when the text does not lex. */
+    public List<SqlToken> tokens() {
+        return tokens;
+    }
+
+    /** Whether the text lexed (an unterminated string or quoted name does not). */
+    public boolean lexes() {
+        return lexed;
+    }
+
+    /** Deepest parenthesis nesting (strings and comments do not count). */
+    public int nestingDepth() {
+        return depth;
+    }
+
+    /** Too deep or too long for the parser; {@link #parseFailure()} says which. */
+    public boolean tooComplex() {
+        return depth > MAX_NESTING || tokens.size() > MAX_TOKENS;
+    }
+
+    /** The parsed statement, or empty when JSqlParser cannot read it ({@link #parseFailure()} says why). */
+    public Optional<Statement> statement() {
+        parseOnce();
+        return Optional.ofNullable(statement);
+    }
+
+    /** The parsed statement when it is a query. */
+    public Optional<Select> select() {
+        return statement().filter(Select.class::isInstance).map(Select.class::cast);
+    }
+
+    /** Why there is no parsed statement (the parser's first message, or the nesting verdict); null when parsed. */
+    public String parseFailure() {
+        parseOnce();
+        return parseFailure;
+    }
+
+    /**
+     * Every statement of the text as JSqlParser splits it (the guard's check that exactly one query runs); null when
+     * JSqlParser returns none for text it cannot read. Not cached: only the guard asks.
+     *
+     * @throws JSQLParserException when the text does not parse
+     * @throws IllegalStateException when the text is too complex to parse ({@link #tooComplex()})
+     */
+    public Statements statements() throws JSQLParserException {
+        if (tooComplex()) throw new IllegalStateException(complexity());
+        // MySQL strings take backslash escapes: without them JSqlParser ends 'a\'...' early
+        return CCJSqlParserUtil.parseStatements(text, p -> p.withBackslashEscapeCharacter(dialect != Dialect.SQLITE));
+    }
+
+    private void parseOnce() {
+        if (parsedOnce) return;
+        parsedOnce = true;
+        if (text.isEmpty()) {
+            parseFailure = "empty SQL";
+            return;
+        }
+        if (tooComplex()) {
+            parseFailure = complexity();
+            return;
+        }
+        JSQLParserException first = null;
+        if (dialect != Dialect.SQLITE) {
+            try {
+                statement = CCJSqlParserUtil.parse(text, p -> p.withBackslashEscapeCharacter(true));
+                return;
+            } catch (JSQLParserException e) {
+                first = e;
+            }
+            if (dialect == Dialect.MYSQL) {
+                parseFailure = reason(first);
+                return;
+            }
+        }
+        try {
+            statement = CCJSqlParserUtil.parse(text);
+        } catch (JSQLParserException e) {
+            parseFailure = reason(first == null ? e : first);
+        }
+    }
+
+    private String complexity() {
+        return depth > MAX_NESTING
+                ? "nested too deeply: " + depth + " levels of parentheses (at most " + MAX_NESTING + ")"
+                : "too long: " + tokens.size() + " tokens (at most " + MAX_TOKENS + ")";
+    }
+
+    /** The parser's message, first line, without the expected-token list. */
+    private static String reason(JSQLParserException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        String message = cause.getMessage() == null ? e.toString() : cause.getMessage();
+        String line = message.strip().lines().findFirst().orElse(message);
+        int expected = line.indexOf(". Was expecting");
+        return expected > 0 ? line.substring(0, expected) : line;
+    }
+
+    /** The outermost query's clauses as token spans; empty when it is not one SELECT statement the lexer can split. */
+    public Optional<OuterClauses> outer() {
+        if (outer == null) outer = OuterClauses.of(this);
+        return outer;
+    }
+
+    /** The outermost query's structure: from the parse when there is one, else read lexically. */
+    public SelectShape shape() {
+        if (shape == null) shape = SelectShape.of(this);
+        return shape;
+    }
+
+    /** Table references, aliases, qualifiers and CTE names, read lexically (the statement may not parse). */
+    public TableReferences tables() {
+        if (tables == null) tables = TableReferences.of(tokens);
+        return tables;
+    }
+
+    // ------------------------------------------------------------------ whole-statement counts
+
+    /** JOIN keywords plus comma joins in FROM lists, at any depth. */
+    public int joins() {
+        int joins = 0;
+        int d = 0;
+        Set<Integer> inFromList = new HashSet<>();
+        for (SqlToken tok : tokens) {
+            if (tok.isSymbol("(")) {
+                d++;
+                continue;
+            }
+            if (tok.isSymbol(")")) {
+                inFromList.remove(d);
+                d = Math.max(0, d - 1);
+                continue;
+            }
+            if (tok.isWord("JOIN")) {
+                joins++;
+                inFromList.remove(d);
+            } else if (tok.isWord("FROM")) {
+                // FROM inside a function call (EXTRACT(YEAR FROM d)) follows no SELECT at this depth; harmless
+                inFromList.add(d);
+            } else if (SqlVocabulary.is(tok, SqlVocabulary.CLAUSE_STARTS)) {
+                inFromList.remove(d);
+            } else if (tok.isSymbol(",") && inFromList.contains(d)) {
+                joins++;
+            }
+        }
+        return joins;
+    }
+
+    /** Parenthesised SELECT / WITH, at any depth (CTE bodies included). */
+    public int subqueries() {
+        int n = 0;
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            if (tokens.get(i).isSymbol("(") && startsQuery(tokens.get(i + 1))) n++;
+        }
+        return n;
+    }
+
+    /** UNION / INTERSECT / EXCEPT / MINUS words, at any depth. */
+    public int setOperations() {
+        return (int) tokens.stream().filter(t -> SqlVocabulary.is(t, SqlVocabulary.SET_OPERATIONS)).count();
+    }
+
+    /** DISTINCT anywhere ({@code COUNT(DISTINCT x)} included). */
+    public boolean anyDistinct() {
+        return tokens.stream().anyMatch(t -> t.isWord("DISTINCT") || t.isWord("DISTINCTROW"));
+    }
+
+    /** An aggregate call anywhere (subqueries and CTE bodies included) that is not a window function. */
+    public boolean aggregateAnywhere() {
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            if (SqlVocabulary.isAggregate(tokens.get(i)) && tokens.get(i + 1).isSymbol("(") && !windowed(i + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** GROUP BY at any depth, a window ({@code OVER}), or an aggregate call inside parentheses (a subquery's). */
+    public boolean groupingAnywhere() {
+        int d = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            SqlToken tok = tokens.get(i);
+            if (tok.isSymbol("(")) d++;
+            else if (tok.isSymbol(")")) d--;
+            else if (tok.isWord("GROUP") && i + 1 < tokens.size() && tokens.get(i + 1).isWord("BY")) return true;
+            else if (tok.isWord("OVER")) return true;
+            else if (d > 0 && SqlVocabulary.isAggregate(tok) && i + 1 < tokens.size() && tokens.get(i + 1).isSymbol("(")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A ranking window function (ROW_NUMBER / RANK / DENSE_RANK) anywhere. */
+    public boolean rankingWindow() {
+        return tokens.stream().anyMatch(t -> SqlVocabulary.is(t, SqlVocabulary.RANKING_WINDOWS));
+    }
+
+    /** Whether the call whose argument list opens at token {@code open} is a window ({@code ... ) OVER}). */
+    boolean windowed(int open) {
+        int close = close(tokens, open);
+        return close + 1 < tokens.size() && tokens.get(close + 1).isWord("OVER") && close > open;
+    }
+
+    /** The facts of one expression (a SELECT item, a HAVING condition, an ORDER BY key). */
+    public static ExpressionFacts facts(String expression) {
+        return ExpressionFacts.of(read(expression).tokens());
+    }
+
+    /** Whether a token starts a query: SELECT or WITH. */
+    public static boolean startsQuery(SqlToken t) {
+        return t != null && (t.isWord("SELECT") || t.isWord("WITH"));
+    }
+
+    /** Index of the parenthesis closing the one at {@code open} (the last token when it is never closed). */
+    public static int close(List<SqlToken> t, int open) {
+        int d = 0;
+        for (int i = open; i < t.size(); i++) {
+            if (t.get(i).isSymbol("(")) d++;
+            else if (t.get(i).isSymbol(")") && --d == 0) return i;
+        }
+        return t.size() - 1;
+    }
+
+    /** Deepest parenthesis nesting among tokens. */
+    public static int nestingDepth(List<SqlToken> tokens) {
+        int d = 0;
+        int max = 0;
+        for (SqlToken t : tokens) {
+            if (t.isSymbol("(")) max = Math.max(max, ++d);
+            else if (t.isSymbol(")")) d = Math.max(0, d - 1);
+        }
+        return max;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.ladder.pipeline.sql.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ladder.pipeline.db.Dialect;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class QueryTest {
+
+    @Test
+    void unparseableSqlIsReadLexically() {
+        // JSqlParser rejects the trailing WHERE; the lexical reading still sees one COUNT and no GROUP BY
+        Query q = Query.read("SELECT COUNT(*) FROM customers WHERE");
+        assertThat(q.statement()).isEmpty();
+        assertThat(q.parseFailure()).isNotBlank();
+        assertThat(SelectShape.of("SELECT COUNT(*) FROM customers WHERE", true).items()).isEmpty();
+        assertThat(q.shape().parsed()).isFalse();
+        assertThat(q.shape().items()).containsExactly("COUNT(*)");
+        assertThat(q.shape().groupBy()).isFalse();
+        assertThat(Query.facts(q.shape().items().get(0)).aggregate()).isTrue();
+    }
+
+    @Test
+    void tooDeepSqlIsNeverParsedAndSaysWhy() {
+        String deep = "SELECT " + "(".repeat(Query.MAX_NESTING + 1) + "1" + ")".repeat(Query.MAX_NESTING + 1);
+        Query q = Query.read(deep);
+        assertThat(q.nestingDepth()).isEqualTo(Query.MAX_NESTING + 1);
+        assertThat(q.tooComplex()).isTrue();
+        assertThat(q.statement()).isEmpty();
+        assertThat(q.parseFailure()).startsWith("nested too deeply: " + (Query.MAX_NESTING + 1) + " levels");
+        // the deepest allowed still parses
+        String allowed = "SELECT " + "(".repeat(Query.MAX_NESTING) + "1" + ")".repeat(Query.MAX_NESTING);
+        assertThat(Query.read(allowed).statement()).isPresent();
+    }
+
+    @Test
+    void tooLongSqlIsNeverParsed() {
+        StringBuilder sql = new StringBuilder("SELECT a FROM t WHERE a = 0");
+        for (int i = 1; sql.length() < 4 * Query.MAX_TOKENS; i++) sql.append(" OR a = ").append(i);
+        Query q = Query.read(sql.toString());
+        assertThat(q.tooComplex()).isTrue();
+        assertThat(q.parseFailure()).startsWith("too long: ");
+    }
+
+    @Test
+    void readsOnceInItsDialect() {
+        // a backslash escape is MySQL's: in SQLite the string ends at the backslash's quote
+        String sql = "SELECT name FROM t WHERE name = 'a\\' OR 1 = 1";
+        assertThat(Query.read(sql, Dialect.MYSQL).statement()).isPresent();
+        Query q = Query.read("SELECT a FROM t;;");
+        assertThat(q.text()).isEqualTo("SELECT a FROM t");
+        assertThat(q.statement()).containsSame(q.statement().orElseThrow());
+    }
+
+    @Test
+    void countsWholeStatementStructure() {
+        Query q = Query.read("SELECT c.name, (SELECT COUNT(*) FROM orders o WHERE o.c = c.id) FROM customers c, "
+                + "payments p JOIN offices f ON f.id = p.office WHERE c.id = p.c UNION SELECT DISTINCT name FROM staff");
+        assertThat(q.joins()).isEqualTo(2);
+        assertThat(q.subqueries()).isEqualTo(1);
+        assertThat(q.setOperations()).isEqualTo(1);
+        assertThat(q.anyDistinct()).isTrue();
+        assertThat(q.aggregateAnywhere()).isTrue();
+        assertThat(q.groupingAnywhere()).isTrue();
+        assertThat(Query.read("SELECT RANK() OVER (ORDER BY x) FROM t").aggregateAnywhere()).isFalse();
+    }
+
+    @Test
+    void oneVocabularyForEveryReader() {
+        // the outer-clause reader (clamps) and the expression facts (intent gate) agree on other servers' aggregates
+        for (String agg : List.of("MEDIAN", "LISTAGG", "ARRAY_AGG", "STRING_AGG", "TOTAL")) {
+            String sql = "SELECT " + agg + "(x) FROM t";
+            assertThat(Query.facts(agg + "(x)").aggregate()).as(agg).isTrue();
+            OuterClauses outer = OuterClauses.parse(sql, Dialect.MYSQL).orElseThrow();
+            OuterClauses.Clause item = outer.items.get(0);
+            assertThat(outer.hasAggregate(item.start(), item.end())).as(agg).isTrue();
+        }
+    }
+
+    /** The lexical fallback reads the same structure as the parser on SQL both can read. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT COUNT(*) FROM customers WHERE country = 'France'",
+        "SELECT DISTINCT country FROM offices",
+        "SELECT c.customerName AS name, COUNT(o.orderNumber) n FROM customers c JOIN orders o "
+                + "ON c.customerNumber = o.customerNumber GROUP BY c.customerNumber HAVING COUNT(o.orderNumber) >= 5",
+        "SELECT productName FROM products ORDER BY buyPrice DESC, productName LIMIT 5",
+        "SELECT productName FROM products ORDER BY buyPrice DESC LIMIT 2, 5",
+        "SELECT productName FROM products ORDER BY buyPrice DESC LIMIT ALL",
+        "SELECT productName FROM products ORDER BY buyPrice DESC FETCH FIRST ROW ONLY",
+        "SELECT firstName, lastName FROM employees UNION SELECT contactFirstName, contactLastName FROM customers "
+                + "ORDER BY 1 LIMIT 3",
+        "(SELECT city FROM offices) UNION (SELECT city FROM customers) ORDER BY city LIMIT 4",
+        "WITH t AS (SELECT customerNumber, SUM(amount) s FROM payments GROUP BY customerNumber) "
+                + "SELECT MAX(s) FROM t",
+        "SELECT o.* FROM orders o WHERE o.orderDate = (SELECT MAX(orderDate) FROM orders)",
+        "SELECT EXTRACT(YEAR FROM orderDate), COUNT(*) FROM orders GROUP BY EXTRACT(YEAR FROM orderDate)",
+        "SELECT 1 + 1"
+    })
+    void parserAndLexerAgree(String sql) {
+        SelectShape parsed = SelectShape.of(sql, true);
+        SelectShape lexed = SelectShape.of(sql, false);
+        assertThat(parsed.parsed()).isTrue();
+        assertThat(lexed.parsed()).isFalse();
+        assertThat(lexed.items()).hasSameSizeAs(parsed.items());
+        for (int i = 0; i < parsed.items().size(); i++) {
+            assertThat(Query.facts(lexed.items().get(i))).isEqualTo(Query.facts(parsed.items().get(i)));
+        }
+        assertThat(List.of(lexed.star(), lexed.distinct(), lexed.from(), lexed.setOperation(), lexed.groupBy(),
+                lexed.limit(), lexed.orderBy().size(), String.valueOf(lexed.limitCount())))
+                .isEqualTo(List.of(parsed.star(), parsed.distinct(), parsed.from(), parsed.setOperation(),
+                        parsed.groupBy(), parsed.limit(), parsed.orderBy().size(), String.valueOf(parsed.limitCount())));
+        assertThat(Query.facts(lexed.having())).isEqualTo(Query.facts(parsed.having()));
+    }
+
+}

@@ -1,6 +1,6 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.agent.CandidateScorer;
+import dev.ladder.pipeline.agent.IntentGate;
 import dev.ladder.pipeline.agent.Intent;
 import dev.ladder.pipeline.agent.IntentClassifier;
 import dev.ladder.pipeline.agent.IntentProfile;
@@ -16,7 +16,7 @@ import java.util.function.Function;
  * fails it is a right answer the agent would throw away; the share that pass, on questions the rules were not written
  * from (Spider train), measures how general the rules are (docs/agent.md, "Generality and leak check").
  *
- * <p>The gate reads the SQL's structure only ({@link CandidateScorer#intentGateFailure}), so nothing is executed; the
+ * <p>The gate reads the SQL's structure only ({@link IntentGate#failure}), so nothing is executed; the
  * schema is the one the agent classifies with (its column names make "by &lt;column&gt;" a grouping).
  */
 public final class GateCheck {
@@ -42,7 +42,7 @@ public final class GateCheck {
         List<Verdict> out = new ArrayList<>();
         for (BenchmarkItem item : items) {
             IntentProfile p = IntentClassifier.classify(item.question(), schemaOf.apply(item));
-            out.add(new Verdict(item, p, CandidateScorer.intentGateFailure(p, item.sql()).orElse("")));
+            out.add(new Verdict(item, p, IntentGate.failure(p, item.sql()).orElse("")));
         }
         return out;
     }

@@ -1,20 +1,17 @@
 package dev.ladder.eval.bench;
 
+import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.pipeline.sql.read.SelectItems;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Alias;
-import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
-import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
  * Finds ties that make a gold answer depend on the engine: rows that ORDER BY cannot tell apart
@@ -32,13 +29,11 @@ public final class OrderCheck {
      * {@code orderMatters} (otherwise the rows are compared as a bag and their order is free).
      */
     public static List<String> problems(Database db, String sql, boolean orderMatters) {
-        PlainSelect select;
-        try {
-            if (!(CCJSqlParserUtil.parse(sql) instanceof PlainSelect p)) return List.of();
-            select = p;
-        } catch (JSQLParserException e) {
-            return List.of("cannot parse the SQL to check its ORDER BY");
-        }
+        // a Query of its own: the parsed statement is rewritten below
+        Query query = Query.read(sql);
+        if (query.isEmpty()) return List.of();
+        if (query.statement().isEmpty()) return List.of("cannot parse the SQL to check its ORDER BY");
+        if (!(query.statement().get() instanceof PlainSelect select)) return List.of();
         List<OrderByElement> orderBy = select.getOrderByElements();
         if (orderBy == null || orderBy.isEmpty()) {
             return select.getLimit() != null ? List.of("LIMIT without ORDER BY: the returned rows are arbitrary") : List.of();
@@ -47,7 +42,7 @@ public final class OrderCheck {
         List<Integer> keyColumns = new ArrayList<>();
         int appended = 0;
         for (OrderByElement o : orderBy) {
-            int index = resolve(select, o.getExpression());
+            int index = SelectItems.indexOf(select, o.getExpression());
             if (index < 0) {
                 if (select.getDistinct() != null) return List.of("cannot check ties: DISTINCT with ORDER BY on an unselected expression");
                 select.addSelectItem(o.getExpression(), new Alias(KEY_PREFIX + appended));
@@ -82,21 +77,6 @@ public final class OrderCheck {
             }
         }
         return problems;
-    }
-
-    /** Index of the SELECT item an ORDER BY expression names (position, alias or same column), or -1. */
-    private static int resolve(PlainSelect select, Expression e) {
-        if (e instanceof LongValue pos) return (int) pos.getValue() - 1;
-        List<SelectItem<?>> items = select.getSelectItems();
-        for (int i = 0; i < items.size(); i++) {
-            SelectItem<?> item = items.get(i);
-            if (e instanceof Column c && c.getTable() == null && item.getAlias() != null
-                    && item.getAlias().getName().replace("`", "").equalsIgnoreCase(c.getColumnName().replace("`", ""))) {
-                return i;
-            }
-            if (item.getExpression() != null && item.getExpression().toString().equalsIgnoreCase(e.toString())) return i;
-        }
-        return -1;
     }
 
     private static boolean sameKey(List<Object> a, List<Object> b, List<Integer> keys) {

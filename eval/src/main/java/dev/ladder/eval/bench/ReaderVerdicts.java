@@ -8,6 +8,7 @@ import dev.ladder.pipeline.agent.CandidateScorer;
 import dev.ladder.pipeline.agent.Clamps;
 import dev.ladder.pipeline.agent.Intent;
 import dev.ladder.pipeline.agent.IntentClassifier;
+import dev.ladder.pipeline.agent.IntentGate;
 import dev.ladder.pipeline.agent.IntentProfile;
 import dev.ladder.pipeline.agent.ProjectionContract;
 import dev.ladder.pipeline.db.Database;
@@ -111,7 +112,7 @@ public final class ReaderVerdicts {
                 "not executed") : execution;
         for (Map.Entry<String, IntentProfile> p : profiles.entrySet()) {
             IntentProfile profile = p.getValue();
-            put(in, "gate:" + p.getKey(), () -> CandidateScorer.intentGateFailure(profile, sql).orElse("passes"));
+            put(in, "gate:" + p.getKey(), () -> IntentGate.failure(profile, sql).orElse("passes"));
             put(in, "clamps:" + p.getKey(), () -> Clamps.apply(sql, profile, dialect).toString());
             put(in, "contract:" + p.getKey(),
                     () -> ProjectionContract.enforce(sql, profile, schema, in.question()).toString());

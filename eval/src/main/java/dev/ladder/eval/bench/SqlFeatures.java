@@ -1,9 +1,10 @@
 package dev.ladder.eval.bench;
 
+import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
@@ -11,7 +12,6 @@ import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
@@ -50,19 +50,11 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
                           int selectItems, int whereConditions, int groupByItems, int nested, int setOperations,
                           int windowFunctions) {
 
-    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "GROUP_CONCAT",
-            "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "STD", "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR",
-            "BIT_XOR", "JSON_ARRAYAGG", "JSON_OBJECTAGG");
-
     /** Parses {@code sql}; throws {@link IllegalArgumentException} naming the parse problem. */
     public static SqlFeatures of(String sql) {
-        Statement st;
-        try {
-            st = CCJSqlParserUtil.parse(sql);
-        } catch (JSQLParserException e) {
-            String cause = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
-            throw new IllegalArgumentException("cannot parse SQL: " + firstLine(cause));
-        }
+        Query query = Query.read(sql);
+        Statement st = query.statement()
+                .orElseThrow(() -> new IllegalArgumentException("cannot parse SQL: " + query.parseFailure()));
         if (!(st instanceof Select select)) throw new IllegalArgumentException("not a SELECT: " + firstLine(sql));
         Set<String> tables = new LinkedHashSet<>();
         for (String t : new TablesNamesFinder<Void>().getTables(st)) tables.add(bareName(t));
@@ -209,13 +201,13 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
 
         @Override
         public <S> Void visit(Function f, S context) {
-            if (f.getName() != null && AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT))) aggregates++;
+            if (f.getName() != null && SqlVocabulary.AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT))) aggregates++;
             return super.visit(f, context);
         }
 
         @Override
         public <S> Void visit(AnalyticExpression a, S context) {
-            if (AGGREGATES.contains(a.getName().toUpperCase(Locale.ROOT))) aggregates++;
+            if (SqlVocabulary.AGGREGATES.contains(a.getName().toUpperCase(Locale.ROOT))) aggregates++;
             return null;
         }
 

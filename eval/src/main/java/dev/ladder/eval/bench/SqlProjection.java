@@ -1,11 +1,9 @@
 package dev.ladder.eval.bench;
 
+import dev.ladder.pipeline.sql.read.Query;
 import java.util.ArrayList;
 import java.util.List;
-import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
-import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
@@ -19,13 +17,7 @@ final class SqlProjection {
     /** Names of the plain-column items of the outermost (first, for set operations) SELECT, in order. */
     static List<String> plainColumns(String sql) {
         List<String> out = new ArrayList<>();
-        Statement st;
-        try {
-            st = CCJSqlParserUtil.parse(sql);
-        } catch (JSQLParserException e) {
-            return out;
-        }
-        if (!(st instanceof Select s)) return out;
+        if (!(Query.read(sql).statement().orElse(null) instanceof Select s)) return out;
         Select body = s;
         if (body instanceof SetOperationList list) body = list.getSelects().get(0);
         if (!(body instanceof PlainSelect p)) return out;

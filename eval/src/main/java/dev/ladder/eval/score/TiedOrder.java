@@ -1,5 +1,7 @@
 package dev.ladder.eval.score;
 
+import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.pipeline.sql.read.SelectItems;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionLimits;
@@ -8,15 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Alias;
-import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
-import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
  * The order an ordered gold really fixes: its rows cut into runs of equal ORDER BY key values. Rows of
@@ -48,22 +45,15 @@ public record TiedOrder(int width, List<Run> runs) {
      * unselected sort key, the rewritten query fails or hits the row cap): order is then strict.
      */
     public static Optional<TiedOrder> of(Database db, String goldSql) {
-        PlainSelect select;
-        try {
-            String text = goldSql.strip();
-            while (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
-            if (!(CCJSqlParserUtil.parse(text) instanceof PlainSelect p)) return Optional.empty();
-            select = p;
-        } catch (JSQLParserException | RuntimeException e) {
-            return Optional.empty();
-        }
+        // a Query of its own: the parsed statement is rewritten below
+        if (!(Query.read(goldSql).statement().orElse(null) instanceof PlainSelect select)) return Optional.empty();
         List<OrderByElement> orderBy = select.getOrderByElements();
         if (orderBy == null || orderBy.isEmpty()) return Optional.empty();
         boolean star = select.getSelectItems().stream().anyMatch(i -> i.getExpression().toString().endsWith("*"));
         List<Integer> itemKeys = new ArrayList<>(); // index into the select items, or -(k+1) for appended key k
         int appended = 0;
         for (OrderByElement o : orderBy) {
-            int index = resolve(select, o.getExpression());
+            int index = SelectItems.indexOf(select, o.getExpression());
             if (index < 0) {
                 if (select.getDistinct() != null) return Optional.empty();
                 select.addSelectItem(o.getExpression(), new Alias(KEY_PREFIX + appended));
@@ -125,27 +115,6 @@ public record TiedOrder(int width, List<Run> runs) {
             i = j;
         }
         return new TiedOrder(width, List.copyOf(runs));
-    }
-
-    /** Index of the SELECT item an ORDER BY expression names (position, alias or same text), or -1. */
-    private static int resolve(PlainSelect select, Expression e) {
-        List<SelectItem<?>> items = select.getSelectItems();
-        if (e instanceof LongValue pos) {
-            return pos.getValue() >= 1 && pos.getValue() <= items.size() ? (int) pos.getValue() - 1 : -1;
-        }
-        for (int i = 0; i < items.size(); i++) {
-            SelectItem<?> item = items.get(i);
-            if (e instanceof Column c && c.getTable() == null && item.getAlias() != null
-                    && unquote(item.getAlias().getName()).equalsIgnoreCase(unquote(c.getColumnName()))) {
-                return i;
-            }
-            if (item.getExpression() != null && item.getExpression().toString().equalsIgnoreCase(e.toString())) return i;
-        }
-        return -1;
-    }
-
-    private static String unquote(String s) {
-        return s.replace("`", "").replace("\"", "");
     }
 
     /**

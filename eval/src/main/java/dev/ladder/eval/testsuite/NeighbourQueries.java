@@ -1,5 +1,6 @@
 package dev.ladder.eval.testsuite;
 
+import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ExecutionMatch;
 import dev.ladder.pipeline.db.Column;
@@ -52,7 +53,7 @@ public final class NeighbourQueries {
     /** One neighbour: its SQL and the edit that made it. */
     public record Neighbour(String sql, Edit edit) {}
 
-    private static final List<String> AGGREGATES = List.of("MIN", "MAX", "SUM", "AVG", "COUNT");
+    private static final List<String> AGGREGATES = SqlVocabulary.SPIDER_AGGREGATES;
     private static final List<String> COMPARISONS = List.of("=", "<>", "<", ">", "<=", ">=");
     private static final List<String> ARITHMETIC = List.of("+", "-", "*", "/");
     private static final List<String> SET_OPERATORS = List.of("UNION", "UNION ALL", "INTERSECT", "EXCEPT");

@@ -45,7 +45,7 @@ class CandidateScorerTest {
     }
 
     private static boolean gate(IntentProfile intent, String sql) {
-        return CandidateScorer.passesIntentGate(intent, sql);
+        return IntentGate.passes(intent, sql);
     }
 
     // ------------------------------------------------------------------ intent gate

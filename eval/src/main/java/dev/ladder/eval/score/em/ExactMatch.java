@@ -1,5 +1,6 @@
 package dev.ladder.eval.score.em;
 
+import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.db.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.Select;
 
@@ -191,29 +190,13 @@ public final class ExactMatch {
     /** Parses one SELECT statement (a trailing semicolon is allowed). */
     static Select parse(String sql) {
         if (sql == null || sql.isBlank()) throw new IllegalArgumentException("empty SQL");
-        String text = sql.strip();
-        while (text.endsWith(";")) text = text.substring(0, text.length() - 1).strip();
-        Statement st;
-        try {
-            st = CCJSqlParserUtil.parse(text, p -> p.withBackslashEscapeCharacter(true));
-        } catch (JSQLParserException first) {
-            try {
-                st = CCJSqlParserUtil.parse(text);
-            } catch (JSQLParserException second) {
-                throw new IllegalArgumentException("cannot parse SQL: " + reason(first));
-            }
-        }
+        Query query = Query.read(sql);
+        Statement st = query.statement()
+                .orElseThrow(() -> new IllegalArgumentException("cannot parse SQL: " + query.parseFailure()));
         if (!(st instanceof Select select)) {
             throw new IllegalArgumentException("not a SELECT statement: " + st.getClass().getSimpleName());
         }
         return select;
-    }
-
-    private static String reason(JSQLParserException e) {
-        String msg = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
-                : String.valueOf(e.getMessage());
-        String line = msg.strip().lines().findFirst().orElse(msg);
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     private static String abbreviate(String sql) {

@@ -3,7 +3,6 @@ package dev.ladder.pipeline.sql.post;
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.sql.SqlToken;
-import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.sql.read.TableReferences;
 import java.util.List;
 import java.util.regex.Pattern;

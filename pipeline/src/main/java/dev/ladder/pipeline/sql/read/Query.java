@@ -162,12 +162,13 @@ public final class Query {
             parseFailure = complexity();
             return;
         }
-        JSQLParserException first = null;
+        // JSqlParser reports most failures as JSQLParserException, a few as runtime exceptions: both are "no parse"
+        Exception first = null;
         if (dialect != Dialect.SQLITE) {
             try {
                 statement = CCJSqlParserUtil.parse(text, p -> p.withBackslashEscapeCharacter(true));
                 return;
-            } catch (JSQLParserException e) {
+            } catch (JSQLParserException | RuntimeException e) {
                 first = e;
             }
             if (dialect == Dialect.MYSQL) {
@@ -177,7 +178,7 @@ public final class Query {
         }
         try {
             statement = CCJSqlParserUtil.parse(text);
-        } catch (JSQLParserException e) {
+        } catch (JSQLParserException | RuntimeException e) {
             parseFailure = reason(first == null ? e : first);
         }
     }
@@ -188,13 +189,12 @@ public final class Query {
                 : "too long: " + tokens.size() + " tokens (at most " + MAX_TOKENS + ")";
     }
 
-    /** The parser's message, first line, without the expected-token list. */
-    private static String reason(JSQLParserException e) {
-        Throwable cause = e.getCause() != null ? e.getCause() : e;
-        String message = cause.getMessage() == null ? e.toString() : cause.getMessage();
-        String line = message.strip().lines().findFirst().orElse(message);
-        int expected = line.indexOf(". Was expecting");
-        return expected > 0 ? line.substring(0, expected) : line;
+    /** The parser's message: its first line, at most 200 characters. */
+    private static String reason(Exception e) {
+        String msg = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
+                : String.valueOf(e.getMessage());
+        String line = msg.strip().lines().findFirst().orElse(msg);
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     /** The outermost query's clauses as token spans; empty when it is not one SELECT statement the lexer can split. */

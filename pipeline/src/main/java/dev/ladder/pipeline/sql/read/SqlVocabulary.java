@@ -3,6 +3,7 @@ package dev.ladder.pipeline.sql.read;
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.sql.SqlToken;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -35,8 +36,8 @@ public final class SqlVocabulary {
     public static final Set<String> AGGREGATES = union(MYSQL_AGGREGATES, SQLITE_AGGREGATES, Set.of(
             "LISTAGG", "ARRAY_AGG", "BOOL_AND", "BOOL_OR", "EVERY"));
 
-    /** The aggregates Spider's evaluator knows (its AGG_OPS without "none"). */
-    public static final Set<String> SPIDER_AGGREGATES = Set.of("MAX", "MIN", "COUNT", "SUM", "AVG");
+    /** The aggregates Spider's evaluator knows (its AGG_OPS without "none"), in a fixed order: edits iterate it. */
+    public static final List<String> SPIDER_AGGREGATES = List.of("MIN", "MAX", "SUM", "AVG", "COUNT");
 
     /** Window functions that rank rows (top rows per group). */
     public static final Set<String> RANKING_WINDOWS = Set.of("ROW_NUMBER", "RANK", "DENSE_RANK");

@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * The tables a question needs, found lexically (no database access): tables whose name or columns the question's
@@ -232,25 +231,7 @@ public final class SchemaSubset {
      */
     static final class Lexicon {
 
-        static final Set<String> STOPWORDS = Set.of(
-                "a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "into", "onto", "about",
-                "and", "or", "but", "nor", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does",
-                "did", "has", "have", "had", "having", "what", "which", "who", "whom", "whose", "where", "when",
-                "why", "how", "many", "much", "list", "show", "give", "find", "display", "return", "get", "tell",
-                "me", "my", "i", "we", "us", "our", "you", "your", "they", "them", "their", "it", "its", "he", "she",
-                "his", "her", "him", "this", "that", "these", "those", "there", "here", "each", "every", "all",
-                "any", "some", "per", "please", "as", "than", "then", "so", "such", "only", "also", "both", "either",
-                "neither", "same", "other", "another", "very", "can", "could", "would", "should", "will", "shall",
-                "may", "might", "must", "if", "whether", "not", "no", "yet", "just", "among", "between", "across",
-                "within", "without", "over", "under", "after", "before", "during", "since", "until", "again",
-                "ever", "never", "whole", "together", "along", "via", "one", "once");
-
-        /** Irregular plurals; regular ones are handled by {@link #stem}. */
-        private static final Map<String, String> IRREGULAR = Map.of(
-                "people", "person", "children", "child", "men", "man", "women", "woman", "mice", "mouse");
-
-        private static final Pattern CAMEL = Pattern.compile(
-                "(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
+        static final Set<String> STOPWORDS = Names.STOPWORDS;
 
         private final Set<String> vocabulary;
         /** Stemmed parts of identifiers that have explicit boundaries: words a compound must not be split from. */
@@ -323,13 +304,8 @@ public final class SchemaSubset {
             return List.of(raw);
         }
 
-        /** Lower-cased pieces of an identifier at non-alphanumeric, camelCase and letter/digit boundaries. */
         static List<String> rawParts(String identifier) {
-            List<String> out = new ArrayList<>();
-            for (String chunk : identifier.split("[^\\p{L}\\p{N}]+")) {
-                for (String p : CAMEL.split(chunk)) if (!p.isEmpty()) out.add(p.toLowerCase(Locale.ROOT));
-            }
-            return out;
+            return Names.parts(identifier);
         }
 
         /**
@@ -346,48 +322,8 @@ public final class SchemaSubset {
             return out;
         }
 
-        /**
-         * Folds inflections so that both sides of a comparison agree (it is not a linguistic stemmer: what matters is
-         * that a question word and an identifier part fold alike). Irregular plurals by table; -ies, -ied and a
-         * singular -ie become -y (categories, category; movies, movie); -sses, -xes, -ches, -shes lose -es; any other
-         * final -s goes unless the word ends in -ss, -us or -is; then -ed and -ing go when three letters remain
-         * (ordered, order; shipping, ship: a doubled final consonant other than l, s, z is undoubled), and a final -e
-         * goes from words of five letters or more, not after another e (priced, price -> pric; employee stays).
-         * Words of three letters or fewer are left alone.
-         */
         static String stem(String word) {
-            String w = word.toLowerCase(Locale.ROOT);
-            String irregular = IRREGULAR.get(w);
-            if (irregular != null) return irregular;
-            if (w.length() <= 3) return w;
-            w = singular(w);
-            int n = w.length();
-            String base = null;
-            if (w.endsWith("ied") && n > 4) return w.substring(0, n - 3) + "y";
-            if (w.endsWith("ed") && !w.endsWith("eed") && n - 2 >= 3) base = w.substring(0, n - 2);
-            else if (w.endsWith("ing") && n - 3 >= 3) base = w.substring(0, n - 3);
-            if (base != null) {
-                int b = base.length();
-                char last = base.charAt(b - 1);
-                if (b >= 4 && last == base.charAt(b - 2) && "aeiouylsz".indexOf(last) < 0) base = base.substring(0, b - 1);
-                w = base;
-            }
-            n = w.length();
-            if (n >= 5 && w.endsWith("e") && !w.endsWith("ee")) w = w.substring(0, n - 1);
-            return w;
-        }
-
-        private static String singular(String w) {
-            int n = w.length();
-            if (w.endsWith("ies") && n > 4) return w.substring(0, n - 3) + "y";
-            if (w.endsWith("ie")) return w.substring(0, n - 2) + "y";
-            if (w.endsWith("sses") || w.endsWith("xes") || w.endsWith("ches") || w.endsWith("shes")) {
-                return w.substring(0, n - 2);
-            }
-            if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) {
-                return w.substring(0, n - 1);
-            }
-            return w;
+            return Names.stem(word);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * Typed reads of one YAML mapping of an experiment file; every failure is an {@link ExperimentException} naming the
@@ -168,7 +169,7 @@ final class Fields {
         for (String k : known) {
             // agent-9 is not a typo of agent-0: a different number means a different thing
             if (!lower.equals(k.toLowerCase(Locale.ROOT)) && digitless(lower).equals(digitless(k.toLowerCase(Locale.ROOT)))) continue;
-            int d = distance(lower, k.toLowerCase(Locale.ROOT));
+            int d = LevenshteinDistance.getDefaultInstance().apply(lower, k.toLowerCase(Locale.ROOT));
             if (d < bestD) {
                 bestD = d;
                 best = k;
@@ -180,22 +181,5 @@ final class Fields {
 
     private static String digitless(String s) {
         return s.replaceAll("[0-9]", "");
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j], cur[j - 1]) + 1);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

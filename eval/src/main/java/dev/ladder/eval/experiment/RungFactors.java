@@ -1,5 +1,6 @@
 package dev.ladder.eval.experiment;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,7 +82,7 @@ public final class RungFactors {
             f.put("max_new_tokens", Integer.toString(settings.maxNewTokens()));
             // the temperature only matters to rungs that sample
             if (sampling) f.put("sample_temperature", num(settings.sampleTemperature()));
-            f.put("stop_strings", String.join(" | ", settings.stopStrings().stream().map(ResolvedYaml::quoted).toList()));
+            f.put("stop_strings", String.join(" | ", settings.stopStrings().stream().map(RungFactors::quoted).toList()));
             f.put("stop_at_semicolon", Boolean.toString(settings.stopAtSemicolon()));
             f.put("timeout_seconds", num(settings.timeout().toMillis() / 1000.0));
             f.put("row_cap", Integer.toString(settings.rowCap()));
@@ -114,6 +115,11 @@ public final class RungFactors {
 
     private static String onOff(boolean on, boolean unknown) {
         return unknown ? "?" : on ? ON : OFF;
+    }
+
+    /** A JSON string literal, so that a stop string's newline shows as {@code \n} in a report, not as a line break. */
+    private static String quoted(String s) {
+        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
     }
 
     private static String num(double d) {

@@ -1,6 +1,10 @@
 package dev.ladder.eval.report;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
 
 /** A {@link ReportTable} as CSV, as a Markdown table and as a booktabs LaTeX tabular. */
 final class TableText {
@@ -8,14 +12,26 @@ final class TableText {
     private TableText() {
     }
 
-    /** RFC 4180 CSV with {@code \n} line ends: a header of the raw column names, then one line per row. */
+    /**
+     * RFC 4180 with {@code \n} line ends. Commons CSV quotes a field holding a comma, quote or line break and, to be
+     * safe for readers, also an empty first field, one starting with a space, a control character or one of
+     * {@code !"#}, and one ending in whitespace; the same table always gives the same bytes.
+     */
+    private static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator('\n').build();
+
+    /** CSV: a header of the raw column names, then one line per row. */
     static String csv(ReportTable table) {
         StringBuilder out = new StringBuilder();
         List<String> columns = table.columns();
-        line(out, columns.stream().map(TableText::csvField).toList());
-        for (int r = 0; r < table.rowCount(); r++) {
-            int row = r;
-            line(out, columns.stream().map(c -> csvField(table.csvCell(row, c))).toList());
+        try (CSVPrinter printer = new CSVPrinter(out, CSV)) {
+            printer.printRecord(columns);
+            for (int r = 0; r < table.rowCount(); r++) {
+                int row = r;
+                printer.printRecord(columns.stream().map(c -> table.csvCell(row, c)));
+            }
+        } catch (IOException e) {
+            // a StringBuilder does not fail
+            throw new UncheckedIOException(e);
         }
         return out.toString();
     }
@@ -89,16 +105,5 @@ final class TableText {
         StringBuilder out = new StringBuilder("|");
         for (String cell : cells) out.append(' ').append(cell.replace("|", "\\|").replace('\n', ' ')).append(" |");
         return out.append('\n').toString();
-    }
-
-    private static void line(StringBuilder out, List<String> fields) {
-        out.append(String.join(",", fields)).append('\n');
-    }
-
-    private static String csvField(String value) {
-        if (value.indexOf(',') < 0 && value.indexOf('"') < 0 && value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
-            return value;
-        }
-        return '"' + value.replace("\"", "\"\"") + '"';
     }
 }

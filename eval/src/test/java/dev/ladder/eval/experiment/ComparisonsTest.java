@@ -39,7 +39,13 @@ class ComparisonsTest {
         assertThat(LADDER.comparisons()).extracting(LADDER::labelOf)
                 .containsExactly("H1", "H2", "H2", "H3", "H3", "H3", "H3");
         // the resolved file spells the family out and reads back equal
-        assertThat(LADDER.toResolvedYaml()).contains("comparisons:\n  - [prompt-k0, prompt-k3]\n  - [prompt-k0, qlora-k0]\n");
+        assertThat(LADDER.toResolvedYaml()).contains("""
+                comparisons:
+                  -   - prompt-k0
+                      - prompt-k3
+                  -   - prompt-k0
+                      - qlora-k0
+                """);
         assertThat(ExperimentLoader.parse(LADDER.toResolvedYaml(), "r.yaml")).isEqualTo(LADDER);
     }
 
@@ -110,6 +116,8 @@ class ComparisonsTest {
                 .containsExactly("max_new_tokens");
         // a prompt rung has no gate and does not sample, whatever the settings say
         assertThat(factors(e, "prompt-k0")).containsEntry("execution gate", "off").doesNotContainKey("sample_temperature");
+        // stop strings as JSON string literals: the newline is shown escaped, not as a line break
+        assertThat(factors(e, "prompt-k0")).containsEntry("stop_strings", "\"\\nQuestion:\"");
     }
 
     private static Map<String, String> factors(Experiment e, String rung) {

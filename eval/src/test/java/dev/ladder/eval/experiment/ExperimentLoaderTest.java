@@ -106,8 +106,20 @@ class ExperimentLoaderTest {
                 List.of("\nQuestion:"), true, top.timeout(), top.rowCap()));
         assertThat(e.rungs().get(4).settings()).isEqualTo(top);
         String resolved = e.toResolvedYaml();
-        assertThat(resolved).contains("{name: no-rerank, strategy: agent-2, model: base, settings: {candidates: 2, rerank: false}}",
-                "{name: same, strategy: agent-2, model: base, settings: {}}");
+        // a rung's own settings hold only what differs from the experiment's block
+        assertThat(resolved).contains("""
+                  - name: no-rerank
+                    strategy: agent-2
+                    model: base
+                    settings:
+                      candidates: 2
+                      rerank: false
+                """, """
+                  - name: same
+                    strategy: agent-2
+                    model: base
+                    settings: {}
+                """);
         assertThat(ExperimentLoader.parse(resolved, "resolved.yaml")).isEqualTo(e);
     }
 
@@ -305,8 +317,8 @@ class ExperimentLoaderTest {
         assertThat(e.scorers().exOptions().emMode()).isEqualTo(EmMode.SPIDER_STRICT);
         String resolved = e.toResolvedYaml();
         assertThat(ExperimentLoader.parse(resolved, "resolved.yaml")).isEqualTo(e);
-        // fixed key order, every field present
-        assertThat(resolved.lines().filter(l -> !l.startsWith(" ") && !l.startsWith("#"))
+        // fixed key order, every field present (the empty lines are the "\n\n" stop string's literal block)
+        assertThat(resolved.lines().filter(l -> !l.isEmpty() && !l.startsWith(" ") && !l.startsWith("#"))
                 .map(l -> l.substring(0, l.indexOf(':'))))
                 .containsExactlyElementsOf(ExperimentLoader.TOP_FIELDS);
         assertThat(e.toResolvedYaml()).isEqualTo(resolved);

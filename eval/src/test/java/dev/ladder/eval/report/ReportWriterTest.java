@@ -12,11 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
 
 class ReportWriterTest {
 
@@ -79,6 +84,22 @@ class ReportWriterTest {
             assertThat(head).containsExactly(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
         }
         assertThat(leftovers()).isEmpty();
+    }
+
+    @Test
+    void csvIsRfc4180WithTheRawHeaderAndNewlineLineEnds() {
+        Table data = Table.create("t", StringColumn.create("rung, name", "plain", "a,b", "say \"hi\"", "two\nlines", "cr\rhere"),
+                IntColumn.create("n", 1, 2, 3, 4, 5));
+        ReportTable table = new ReportTable("t", "T", "d", data, Map.of(), Set.of());
+        assertThat(TableText.csv(table)).isEqualTo("""
+                "rung, name",n
+                plain,1
+                "a,b",2
+                "say ""hi""\",3
+                "two
+                lines",4
+                "cr\rhere",5
+                """);
     }
 
     @Test

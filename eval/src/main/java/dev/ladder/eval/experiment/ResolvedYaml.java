@@ -102,9 +102,12 @@ final class ResolvedYaml {
         scorers.put("ts", sc.ts().name().toLowerCase(Locale.ROOT));
         scorers.put("suite", sc.suite() == null ? null : sc.suite().toString());
         scorers.put("em_mode", sc.emMode().label());
-        // the resolved family, the default one spelled out, so a report reads the same pairs the run declared
-        ArrayNode comparisons = root.putArray("comparisons");
-        for (Comparisons.Pair p : e.comparisons()) comparisons.addArray().add(p.from()).add(p.to());
+        // the resolved family, the default one spelled out, so a report reads the same pairs the run declared; an
+        // empty family (one rung) is left out, since the file format refuses an empty list and the default is empty
+        if (!e.comparisons().isEmpty()) {
+            ArrayNode comparisons = root.putArray("comparisons");
+            for (Comparisons.Pair p : e.comparisons()) comparisons.addArray().add(p.from()).add(p.to());
+        }
         return HEADER + yaml(root);
     }
 

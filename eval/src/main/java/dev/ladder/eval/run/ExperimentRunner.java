@@ -6,6 +6,7 @@ import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.experiment.Experiment;
+import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.eval.experiment.ScorerSpec;
@@ -556,6 +557,7 @@ public final class ExperimentRunner {
         }
         String wanted = config.endsWith("\n") ? config : config + "\n";
         if (existing.equals(wanted)) return;
+        if (sameMeaning(existing, file, wanted)) return;
         List<String> a = existing.lines().toList();
         List<String> b = wanted.lines().toList();
         int line = 0;
@@ -564,5 +566,18 @@ public final class ExperimentRunner {
         String now = line < b.size() ? b.get(line).strip() : "(end)";
         throw new UserError(file + " holds another experiment (line " + (line + 1) + ": '" + was
                 + "' here, '" + now + "' now): resume with the same file and options, or pass --out NEW_DIR");
+    }
+
+    /**
+     * A config.yaml an earlier version wrote in another layout still names the same experiment when it loads to one
+     * that this version writes as {@code wanted}.
+     */
+    private static boolean sameMeaning(String existing, Path file, String wanted) {
+        try {
+            String again = ExperimentLoader.parse(existing, file.toString()).toResolvedYaml();
+            return (again.endsWith("\n") ? again : again + "\n").equals(wanted);
+        } catch (RuntimeException e) {
+            return false; // unreadable or invalid now: not the same experiment
+        }
     }
 }

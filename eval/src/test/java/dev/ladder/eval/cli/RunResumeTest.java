@@ -156,6 +156,17 @@ class RunResumeTest {
         assertThat(other.err()).startsWith("ladder: ").contains("config.yaml holds another experiment").contains("--out");
         assertThat(other.err().strip()).doesNotContain("\n");
 
+        // a config.yaml an earlier version wrote in another layout (here: every string quoted) is still this experiment
+        Path config = tmp.resolve("small-run").resolve("config.yaml");
+        String layout = Files.readString(config);
+        var yamlMapper = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper();
+        String relaid = yamlMapper.writeValueAsString(yamlMapper.readTree(layout));
+        assertThat(relaid).isNotEqualTo(layout);
+        Files.writeString(config, relaid);
+        LadderCliTest.Run again = LadderCliTest.run("run", yaml.toString(), "--no-generation-cache", "--no-progress");
+        assertThat(again.code()).as(again.err()).isZero();
+        Files.writeString(config, layout);
+
         // the same experiment on other weights would mix two models in one run
         TinyModels.write(model, TinyModels.Shape.TINY, 3, DType.F32);
         LadderCliTest.Run changed = LadderCliTest.run("run", yaml.toString(), "--no-generation-cache", "--no-progress");

@@ -282,6 +282,14 @@ class ExperimentLoaderTest {
     void resolvedYamlLoadsBackEqual(@TempDir Path dir) throws Exception {
         Experiment ladder = ExperimentLoader.load(EXPERIMENTS.resolve("classicmodels-ladder.yaml"));
         assertThat(ExperimentLoader.parse(ladder.toResolvedYaml(), "resolved.yaml")).isEqualTo(ladder);
+        // one rung: an empty family of comparisons, which the file format cannot spell as an empty list
+        Experiment single = ExperimentLoader.parse("""
+                benchmark: classicmodels
+                models: {base: {path: Qwen/Qwen2.5-0.5B-Instruct}}
+                strategies: [prompt-k0]
+                """, "single.yaml");
+        assertThat(single.comparisons()).isEmpty();
+        assertThat(ExperimentLoader.parse(single.toResolvedYaml(), "resolved.yaml")).isEqualTo(single);
 
         Path suite = Files.createDirectories(dir.resolve("suite"));
         String unusual = VALID.replace("name: t", "name: '2024'").replace("{name: qlora-k0", "{name: '007'")

@@ -1,5 +1,6 @@
 package dev.ladder.eval.testsuite;
 
+import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ExecutionMatch;
@@ -238,7 +239,7 @@ public final class NeighbourQueries {
         Optional<Table> tableAt(int i) {
             if (i >= t.size()) return Optional.empty();
             SqlToken tok = t.get(i);
-            String name = tok.type() == SqlToken.Type.QUOTED_IDENTIFIER ? unquoteIdentifier(tok.text()) : tok.text();
+            String name = tok.type() == SqlToken.Type.QUOTED_IDENTIFIER ? Identifiers.unquote(tok.text()) : tok.text();
             if (tok.type() != SqlToken.Type.WORD && tok.type() != SqlToken.Type.QUOTED_IDENTIFIER) return Optional.empty();
             if (symbol(i + 1, "(") || symbol(i + 1, ".")) return Optional.empty();
             return schema.table(name);
@@ -249,7 +250,7 @@ public final class NeighbourQueries {
             SqlToken tok = t.get(i);
             if (tok.type() != SqlToken.Type.WORD && tok.type() != SqlToken.Type.QUOTED_IDENTIFIER) return Optional.empty();
             if (symbol(i + 1, "(") || symbol(i + 1, ".") || word(i - 1, "AS")) return Optional.empty();
-            String name = tok.type() == SqlToken.Type.QUOTED_IDENTIFIER ? unquoteIdentifier(tok.text()) : tok.text();
+            String name = tok.type() == SqlToken.Type.QUOTED_IDENTIFIER ? Identifiers.unquote(tok.text()) : tok.text();
             if (symbol(i - 1, ".")) {
                 if (i < 2) return Optional.empty();
                 String table = aliases.get(t.get(i - 2).text().toUpperCase(Locale.ROOT));
@@ -293,7 +294,7 @@ public final class NeighbourQueries {
 
         String bareName(int i) {
             SqlToken tok = t.get(i);
-            return tok.type() == SqlToken.Type.QUOTED_IDENTIFIER ? unquoteIdentifier(tok.text()) : tok.text();
+            return tok.type() == SqlToken.Type.QUOTED_IDENTIFIER ? Identifiers.unquote(tok.text()) : tok.text();
         }
 
         /** The alias a column is qualified with (upper case), or its table for unqualified columns. */
@@ -554,7 +555,7 @@ public final class NeighbourQueries {
                 if (word(i - 1, "SELECT") && (word(i + 1, "FROM") || symbol(i + 1, ","))) return;
                 numbers(i, tok.text());
             } else if (tok.type() == SqlToken.Type.STRING) {
-                String value = unquoteString(tok.text());
+                String value = Identifiers.stringValue(tok.text());
                 if (DATE.matcher(value).matches()) dates(i, value);
                 else if (word(i - 1, "LIKE")) likePatterns(i, value);
                 else strings(i, value);
@@ -620,32 +621,6 @@ public final class NeighbourQueries {
 
     // ---- literal text ----
 
-    /** The value of a MySQL string literal token (quotes removed, escapes resolved). */
-    static String unquoteString(String token) {
-        char q = token.charAt(0);
-        StringBuilder sb = new StringBuilder();
-        for (int k = 1; k < token.length() - 1; k++) {
-            char c = token.charAt(k);
-            if (c == '\\' && k + 1 < token.length() - 1) {
-                char n = token.charAt(++k);
-                switch (n) {
-                    case 'n' -> sb.append('\n');
-                    case 't' -> sb.append('\t');
-                    case 'r' -> sb.append('\r');
-                    case '0' -> sb.append('\0');
-                    case '%', '_' -> sb.append('\\').append(n); // LIKE escapes stay escaped
-                    default -> sb.append(n);
-                }
-            } else if (c == q && k + 1 < token.length() - 1 && token.charAt(k + 1) == q) {
-                sb.append(q);
-                k++;
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.toString();
-    }
-
     /** A MySQL string literal for {@code value}. */
     static String quote(String value) {
         StringBuilder sb = new StringBuilder("'");
@@ -658,9 +633,5 @@ public final class NeighbourQueries {
             else sb.append(c);
         }
         return sb.append('\'').toString();
-    }
-
-    static String unquoteIdentifier(String token) {
-        return token.substring(1, token.length() - 1).replace("``", "`");
     }
 }

@@ -5,6 +5,7 @@ import dev.ladder.pipeline.db.EmbeddedMariaDb;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.sql.SqlLexer;
 import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.pipeline.sql.read.Identifiers;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
@@ -820,7 +821,7 @@ public final class RandomDatabaseGenerator {
                     }
                 } else {
                     boolean like = i > 0 && toks.get(i - 1).isWord("LIKE");
-                    lit = new Literal(NeighbourQueries.unquoteString(tok.text()), like);
+                    lit = new Literal(Identifiers.stringValue(tok.text()), like);
                 }
                 String anchor = anchor(toks, i, columnNames);
                 String key = (anchor == null ? "" : anchor) + "\u0001" + lit;
@@ -838,7 +839,7 @@ public final class RandomDatabaseGenerator {
             SqlToken t = toks.get(k);
             switch (t.type()) {
                 case WORD, QUOTED_IDENTIFIER -> {
-                    String w = t.type() == SqlToken.Type.WORD ? t.text() : NeighbourQueries.unquoteIdentifier(t.text());
+                    String w = t.type() == SqlToken.Type.WORD ? t.text() : Identifiers.unquote(t.text());
                     String u = w.toUpperCase(Locale.ROOT);
                     if (columnNames.contains(u) && !(k + 1 < toks.size() && toks.get(k + 1).isSymbol("("))) return u;
                     if (!skipWords.contains(u)) return null;

@@ -8,6 +8,7 @@ import dev.ladder.eval.testsuite.NeighbourQueries.Edit;
 import dev.ladder.eval.testsuite.NeighbourQueries.Neighbour;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.TestData;
+import dev.ladder.pipeline.sql.read.Identifiers;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -125,8 +126,8 @@ class NeighbourQueriesTest {
 
     @Test
     void literalHelpersRoundTrip() {
-        assertThat(NeighbourQueries.unquoteString("'It''s'")).isEqualTo("It's");
-        assertThat(NeighbourQueries.unquoteString("'a\\'b'")).isEqualTo("a'b");
+        assertThat(Identifiers.stringValue("'It''s'")).isEqualTo("It's");
+        assertThat(Identifiers.stringValue("'a\\'b'")).isEqualTo("a'b");
         assertThat(NeighbourQueries.quote("It's")).isEqualTo("'It''s'");
         assertThat(NeighbourQueries.normalize("select  DISTINCT a from t ;")).isEqualTo("SELECT A FROM T");
     }

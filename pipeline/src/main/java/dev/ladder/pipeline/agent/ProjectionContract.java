@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.agent;
 
 import dev.ladder.pipeline.sql.read.OuterClauses;
+import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.OuterClauses.Clause;
 import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.agent.QuestionText.Kind;
@@ -331,7 +332,7 @@ public final class ProjectionContract {
                     if (tok.isSymbol("(")) {
                         // a derived table or a parenthesised join: its columns are not resolved here
                         opaque = true;
-                        k = OuterClauses.close(t, k) + 1;
+                        k = Query.close(t, k) + 1;
                         if (k < end && t.get(k).isWord("as")) k++;
                         if (k < end && Identifiers.isIdentifier(t.get(k)) && !OuterClauses.keyword(t.get(k))) {
                             byAlias.put(lower(Identifiers.unquote(t.get(k).text())), null);
@@ -363,7 +364,7 @@ public final class ProjectionContract {
                     continue;
                 }
                 if (tok.isSymbol(",") || tok.isWord("join") || tok.isWord("straight_join")) expectTable = true;
-                else if (tok.isSymbol("(")) k = OuterClauses.close(t, k); // ON (...) / USING (...)
+                else if (tok.isSymbol("(")) k = Query.close(t, k); // ON (...) / USING (...)
                 k++;
             }
             return new Sources(byAlias, opaque);

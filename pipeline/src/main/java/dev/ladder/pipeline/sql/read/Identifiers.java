@@ -10,7 +10,7 @@ public final class Identifiers {
 
     /**
      * The content of a quoted token: {@code `a``b`}, {@code "a""b"}, {@code 'it''s'} with the doubled quote undone,
-     * {@code [x]} as is; a string's backslash-escaped quotes are undone too. Other tokens: their text.
+     * {@code [x]} as is; a string's value as {@link #stringValue} reads it. Other tokens: their text.
      */
     public static String unquote(SqlToken tok) {
         String s = tok.text();
@@ -18,8 +18,8 @@ public final class Identifiers {
         if (s.length() < 2) return s;
         char q = s.charAt(0);
         if (q == '[') return s.substring(1, s.length() - 1);
-        String inner = s.substring(1, s.length() - 1).replace(String.valueOf(q).repeat(2), String.valueOf(q));
-        return tok.type() == SqlToken.Type.STRING ? inner.replace("\\'", "'").replace("\\\"", "\"") : inner;
+        if (tok.type() == SqlToken.Type.STRING) return stringValue(s);
+        return s.substring(1, s.length() - 1).replace(String.valueOf(q).repeat(2), String.valueOf(q));
     }
 
     /** An identifier's text without its quotes ({@code `x`}, {@code "x"}, {@code [x]}), doubled quotes undone. */
@@ -61,4 +61,33 @@ public final class Identifiers {
         }
         return tok.text();
     }
+    /**
+     * The value of a string literal token: quotes removed, a doubled quote undone, MySQL's backslash escapes resolved
+     * ({@code \\%} and {@code \\_} stay escaped, as LIKE reads them).
+     */
+    public static String stringValue(String token) {
+        char q = token.charAt(0);
+        StringBuilder sb = new StringBuilder();
+        for (int k = 1; k < token.length() - 1; k++) {
+            char c = token.charAt(k);
+            if (c == '\\' && k + 1 < token.length() - 1) {
+                char n = token.charAt(++k);
+                switch (n) {
+                    case 'n' -> sb.append('\n');
+                    case 't' -> sb.append('\t');
+                    case 'r' -> sb.append('\r');
+                    case '0' -> sb.append('\0');
+                    case '%', '_' -> sb.append('\\').append(n); // LIKE escapes stay escaped
+                    default -> sb.append(n);
+                }
+            } else if (c == q && k + 1 < token.length() - 1 && token.charAt(k + 1) == q) {
+                sb.append(q);
+                k++;
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
 }

@@ -89,13 +89,13 @@ public final class OuterClauses {
                 if (i >= toks.size() || !Identifiers.isIdentifier(toks.get(i))) return Optional.empty();
                 ctes.add(Identifiers.unquote(toks.get(i).text()).toLowerCase(Locale.ROOT));
                 i++;
-                if (i < toks.size() && toks.get(i).isSymbol("(")) i = close(toks, i) + 1;
+                if (i < toks.size() && toks.get(i).isSymbol("(")) i = Query.close(toks, i) + 1;
                 if (i >= toks.size() || !toks.get(i).isWord("as")) return Optional.empty();
                 i++;
                 if (i < toks.size() && toks.get(i).isWord("not")) i++;
                 if (i < toks.size() && toks.get(i).isWord("materialized")) i++;
                 if (i >= toks.size() || !toks.get(i).isSymbol("(")) return Optional.empty();
-                i = close(toks, i) + 1;
+                i = Query.close(toks, i) + 1;
                 if (i <= 0 || i > toks.size()) return Optional.empty();
                 if (i < toks.size() && toks.get(i).isSymbol(",")) {
                     i++;
@@ -174,16 +174,6 @@ public final class OuterClauses {
     private static final int SELECT = 0, FROM = 1, WHERE = 2, GROUP = 3, HAVING = 4, WINDOW = 5, ORDER = 6,
             LIMIT = 7, SET_OP = 8, TAIL = 9;
 
-    /** Index of the ")" closing the "(" at open, or tokens.size() - 1 when unbalanced. */
-    public static int close(List<SqlToken> toks, int open) {
-        int depth = 0;
-        for (int k = open; k < toks.size(); k++) {
-            if (toks.get(k).isSymbol("(")) depth++;
-            else if (toks.get(k).isSymbol(")") && --depth == 0) return k;
-        }
-        return toks.size() - 1;
-    }
-
     /** Comma-separated elements of tokens [start, end) at depth 0 relative to start. */
     public static List<Clause> split(List<SqlToken> toks, int start, int end) {
         List<Clause> out = new ArrayList<>();
@@ -223,12 +213,12 @@ public final class OuterClauses {
         for (int k = start; k < end; k++) {
             SqlToken t = tokens.get(k);
             if (t.isSymbol("(") && k + 1 < end && tokens.get(k + 1).isWord("select")) {
-                k = close(tokens, k); // a subquery aggregates at its own level
+                k = Query.close(tokens, k); // a subquery aggregates at its own level
                 continue;
             }
             if (SqlVocabulary.isAggregate(t)
                     && k + 1 < end && tokens.get(k + 1).isSymbol("(")) {
-                int closing = close(tokens, k + 1);
+                int closing = Query.close(tokens, k + 1);
                 if (closing + 1 < tokens.size() && tokens.get(closing + 1).isWord("over")) continue;
                 return true;
             }

@@ -168,20 +168,11 @@ public final class TableReferences {
             if (!nameToken(sig.get(i))) continue;
             if (!before.isWord("WITH") && !before.isWord("RECURSIVE") && !before.isSymbol(",")) continue;
             int j = i + 1;
-            if (isSymbol(j, "(")) j = matching(j) + 1;
+            if (isSymbol(j, "(")) j = Query.close(sig, j) + 1;
             if (j > i && at(j) != null && at(j).isWord("AS") && isSymbol(j + 1, "(")) {
                 cteNames.add(lower(Identifiers.unquote(sig.get(i))));
             }
         }
-    }
-
-    private int matching(int open) {
-        int depth = 0;
-        for (int k = open; k < sig.size(); k++) {
-            if (sig.get(k).isSymbol("(")) depth++;
-            if (sig.get(k).isSymbol(")") && --depth == 0) return k;
-        }
-        return sig.size();
     }
 
     private SqlToken at(int i) {

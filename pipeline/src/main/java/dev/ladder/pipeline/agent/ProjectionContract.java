@@ -1,7 +1,6 @@
 package dev.ladder.pipeline.agent;
 
 import dev.ladder.pipeline.sql.read.OuterClauses;
-import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.OuterClauses.Clause;
 import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.agent.QuestionText.Kind;
@@ -320,52 +319,18 @@ public final class ProjectionContract {
     private record Sources(Map<String, Table> byAlias, boolean opaque) {
         static Sources of(OuterClauses q, Schema schema) {
             Map<String, Table> byAlias = new HashMap<>();
-            boolean opaque = false;
             if (q.from == null) return new Sources(byAlias, true);
-            List<SqlToken> t = q.tokens;
-            int k = q.from.start() + 1;
-            int end = q.from.end();
-            boolean expectTable = true;
-            while (k < end) {
-                SqlToken tok = t.get(k);
-                if (expectTable) {
-                    if (tok.isSymbol("(")) {
-                        // a derived table or a parenthesised join: its columns are not resolved here
-                        opaque = true;
-                        k = Query.close(t, k) + 1;
-                        if (k < end && t.get(k).isWord("as")) k++;
-                        if (k < end && Identifiers.isIdentifier(t.get(k)) && !OuterClauses.keyword(t.get(k))) {
-                            byAlias.put(lower(Identifiers.unquote(t.get(k).text())), null);
-                            k++;
-                        }
-                        expectTable = false;
-                        continue;
-                    }
-                    if (Identifiers.isIdentifier(tok) && !OuterClauses.keyword(tok)) {
-                        String name = Identifiers.unquote(tok.text());
-                        k++;
-                        if (k + 1 < end && t.get(k).isSymbol(".") && Identifiers.isIdentifier(t.get(k + 1))) {
-                            name = Identifiers.unquote(t.get(k + 1).text());
-                            k += 2;
-                        }
-                        Table table = q.cteNames.contains(lower(name)) ? null : schema.table(name).orElse(null);
-                        if (table == null) opaque = true;
-                        String alias = name;
-                        if (k < end && t.get(k).isWord("as")) k++;
-                        if (k < end && Identifiers.isIdentifier(t.get(k)) && !OuterClauses.keyword(t.get(k))) {
-                            alias = Identifiers.unquote(t.get(k).text());
-                            k++;
-                        }
-                        byAlias.put(lower(alias), table);
-                        expectTable = false;
-                        continue;
-                    }
-                    k++;
+            boolean opaque = false;
+            for (OuterClauses.Source source : q.sources()) {
+                if (source.name() == null) {
+                    // a derived table or a parenthesised join: its columns are not resolved here
+                    opaque = true;
+                    if (source.alias() != null) byAlias.put(lower(source.alias()), null);
                     continue;
                 }
-                if (tok.isSymbol(",") || tok.isWord("join") || tok.isWord("straight_join")) expectTable = true;
-                else if (tok.isSymbol("(")) k = Query.close(t, k); // ON (...) / USING (...)
-                k++;
+                Table table = q.cteNames.contains(lower(source.name())) ? null : schema.table(source.name()).orElse(null);
+                if (table == null) opaque = true;
+                byAlias.put(lower(source.alias()), table);
             }
             return new Sources(byAlias, opaque);
         }

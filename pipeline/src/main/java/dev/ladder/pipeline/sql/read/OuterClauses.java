@@ -247,6 +247,63 @@ public final class OuterClauses {
         if (k < end && Identifiers.isIdentifier(tokens.get(k)) && !keyword(tokens.get(k))) k++;
         return k == end;
     }
+    /**
+     * One source of the outermost FROM clause: a named table ({@code name}, without a database prefix; {@code alias}
+     * the alias or else the name) or a derived table or parenthesised join ({@code name} null, {@code alias} its
+     * alias or null).
+     */
+    public record Source(String name, String alias) {}
+
+    /** The outermost FROM clause's sources in order (joined, comma-separated); empty without a FROM. */
+    public List<Source> sources() {
+        List<Source> out = new ArrayList<>();
+        if (from == null) return out;
+        List<SqlToken> t = tokens;
+        int k = from.start() + 1;
+        int end = from.end();
+        boolean expectTable = true;
+        while (k < end) {
+            SqlToken tok = t.get(k);
+            if (expectTable) {
+                if (tok.isSymbol("(")) {
+                    k = Query.close(t, k) + 1;
+                    if (k < end && t.get(k).isWord("as")) k++;
+                    String alias = null;
+                    if (k < end && Identifiers.isIdentifier(t.get(k)) && !keyword(t.get(k))) {
+                        alias = Identifiers.unquote(t.get(k).text());
+                        k++;
+                    }
+                    out.add(new Source(null, alias));
+                    expectTable = false;
+                    continue;
+                }
+                if (Identifiers.isIdentifier(tok) && !keyword(tok)) {
+                    String name = Identifiers.unquote(tok.text());
+                    k++;
+                    if (k + 1 < end && t.get(k).isSymbol(".") && Identifiers.isIdentifier(t.get(k + 1))) {
+                        name = Identifiers.unquote(t.get(k + 1).text());
+                        k += 2;
+                    }
+                    String alias = name;
+                    if (k < end && t.get(k).isWord("as")) k++;
+                    if (k < end && Identifiers.isIdentifier(t.get(k)) && !keyword(t.get(k))) {
+                        alias = Identifiers.unquote(t.get(k).text());
+                        k++;
+                    }
+                    out.add(new Source(name, alias));
+                    expectTable = false;
+                    continue;
+                }
+                k++;
+                continue;
+            }
+            if (tok.isSymbol(",") || tok.isWord("join") || tok.isWord("straight_join")) expectTable = true;
+            else if (tok.isSymbol("(")) k = Query.close(t, k); // ON (...) / USING (...)
+            k++;
+        }
+        return out;
+    }
+
 
     /** Words that end a table reference rather than alias it. */
     public static boolean keyword(SqlToken t) {

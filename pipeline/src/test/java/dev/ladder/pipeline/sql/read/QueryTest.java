@@ -69,6 +69,15 @@ class QueryTest {
     }
 
     @Test
+    void outerFromSourcesWithTheirAliases() {
+        OuterClauses q = OuterClauses.parse("SELECT a.x FROM db.alpha a JOIN beta AS b ON (a.id = b.id), "
+                + "(SELECT 1 AS y) d, gamma WHERE a.x IN (SELECT z FROM delta e)", Dialect.MYSQL).orElseThrow();
+        assertThat(q.sources()).containsExactly(new OuterClauses.Source("alpha", "a"), new OuterClauses.Source("beta", "b"),
+                new OuterClauses.Source(null, "d"), new OuterClauses.Source("gamma", "gamma"));
+        assertThat(OuterClauses.parse("SELECT 1", Dialect.MYSQL).orElseThrow().sources()).isEmpty();
+    }
+
+    @Test
     void oneVocabularyForEveryReader() {
         // the outer-clause reader (clamps) and the expression facts (intent gate) agree on other servers' aggregates
         for (String agg : List.of("MEDIAN", "LISTAGG", "ARRAY_AGG", "STRING_AGG", "TOTAL")) {

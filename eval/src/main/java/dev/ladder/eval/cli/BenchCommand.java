@@ -150,7 +150,7 @@ final class BenchCommand {
             for (Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
                 int k = 0;
                 for (BenchmarkItem item : split.getValue()) {
-                    String db = item.db().isEmpty() && database != null ? database : b.databaseOf(item);
+                    String db = databaseOf(b, item, database);
                     entries.add(new Entry(item, b.name() + " " + split.getKey() + " item " + ++k, db));
                 }
             }
@@ -401,10 +401,10 @@ final class BenchCommand {
         @Override
         public Integer call() {
             Benchmark b = Benchmarks.load(benchmark, database);
-            Map<String, List<BenchmarkItem>> splits = split == null ? b.splits() : Map.of(split, b.split(split));
+            Map<String, List<BenchmarkItem>> splits = splitsOf(b, split);
             Map<String, dev.ladder.pipeline.db.Schema> schemas = new java.util.HashMap<>();
             java.util.function.Function<BenchmarkItem, dev.ladder.pipeline.db.Schema> schemaOf = item -> {
-                String spec = item.db().isEmpty() && database != null ? database : b.databaseOf(item);
+                String spec = databaseOf(b, item, database);
                 return schemas.computeIfAbsent(spec, s -> {
                     try (Database db = options.open(s)) {
                         return db.schema();
@@ -472,7 +472,7 @@ final class BenchCommand {
             if ((freeze == null) == (compare == null)) throw new UserError("bench readers: give exactly one of --freeze FILE or --compare FILE");
             if (compare != null && !Files.isRegularFile(compare)) throw new UserError("no such frozen verdicts file: " + compare);
             Benchmark b = Benchmarks.load(benchmark, database);
-            Map<String, List<BenchmarkItem>> splits = split == null ? b.splits() : Map.of(split, b.split(split));
+            Map<String, List<BenchmarkItem>> splits = splitsOf(b, split);
             List<dev.ladder.eval.bench.ReaderVerdicts.Input> inputs = new java.util.ArrayList<>();
             Map<String, BenchmarkItem> byId = new java.util.HashMap<>();
             Map<String, String> specOf = new java.util.HashMap<>();
@@ -480,7 +480,7 @@ final class BenchCommand {
                 for (BenchmarkItem item : e.getValue()) {
                     String key = e.getKey() + "/" + item.id();
                     byId.put(item.id(), item);
-                    specOf.put(key, item.db().isEmpty() && database != null ? database : b.databaseOf(item));
+                    specOf.put(key, databaseOf(b, item, database));
                     inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("gold", key, item.question(), item.sql(), item.sql(), true));
                 }
             }
@@ -492,7 +492,7 @@ final class BenchCommand {
                         BenchmarkItem item = byId.get(r.itemId());
                         if (item == null) continue;
                         String key = run.getFileName() + "/" + r.cell() + "/" + r.itemId();
-                        specOf.put(key, item.db().isEmpty() && database != null ? database : b.databaseOf(item));
+                        specOf.put(key, databaseOf(b, item, database));
                         inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("prediction", key, item.question(),
                                 r.predicted(), item.sql(), false));
                     }
@@ -531,5 +531,15 @@ final class BenchCommand {
                 open.values().forEach(Database::close);
             }
         }
+    }
+
+    /** The database spec of an item: its own, else the --db option, else the benchmark's. */
+    private static String databaseOf(Benchmark b, BenchmarkItem item, String database) {
+        return item.db().isEmpty() && database != null ? database : b.databaseOf(item);
+    }
+
+    /** The --split option's split, or every split. */
+    private static Map<String, List<BenchmarkItem>> splitsOf(Benchmark b, String split) {
+        return split == null ? b.splits() : Map.of(split, b.split(split));
     }
 }

@@ -73,4 +73,42 @@ class BenchLeakAndGateCheckTest {
                 .contains("! z-4\tTOP_K\tTOP_K wants LIMIT 2, found LIMIT 3");
         assertThat(LadderCliTest.run("bench", "gate-check", bench.toString(), "--split", "test").code()).isEqualTo(2);
     }
+
+    @Test
+    void readersFreezeThenCompareAndNameWhatChanged() throws IOException {
+        Path db = SqliteFixtures.create(dir.resolve("shop.sqlite"),
+                "CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT, price INTEGER)",
+                "INSERT INTO item VALUES (1, 'lamp', 30), (2, 'desk', 120), (3, 'chair', 30)");
+        Path bench = Files.createDirectories(dir.resolve("shop"));
+        Files.writeString(bench.resolve("database.txt"), db.toString());
+        Files.write(bench.resolve("train.jsonl"), List.of(
+                item("s-1", "How many items are there?", "SELECT COUNT(*) FROM item"),
+                item("s-2", "Which item costs the most?", "SELECT title FROM item ORDER BY price DESC LIMIT 1"),
+                item("s-3", "List the titles of items under 50.", "SELECT title FROM item WHERE price < 50")));
+        Path frozen = dir.resolve("readers.tsv");
+        Run freeze = LadderCliTest.run("bench", "readers", bench.toString(), "--freeze", frozen.toString());
+        assertThat(freeze.err()).isEmpty();
+        assertThat(freeze.code()).isZero();
+        List<String> lines = Files.readAllLines(frozen);
+        assertThat(lines).anyMatch(l -> l.startsWith("gold\ttrain/s-2\tgate:top-1\tpasses"))
+                .anyMatch(l -> l.startsWith("gold\ttrain/s-1\tguard\t"))
+                .anyMatch(l -> l.startsWith("gold\ttrain/s-3\ttaxonomy#n0\t"));
+
+        Run same = LadderCliTest.run("bench", "readers", bench.toString(), "--compare", frozen.toString());
+        assertThat(same.code()).as(same.out()).isZero();
+        assertThat(same.out()).contains("; 0 differ from");
+
+        // a verdict that changed: exit 1, the reader and the query named, before and after shown
+        Files.write(frozen, lines.stream().map(l -> l.startsWith("gold\ttrain/s-2\tgate:top-1\t")
+                ? "gold\ttrain/s-2\tgate:top-1\tTOP_K wants a LIMIT" : l).toList());
+        Run changed = LadderCliTest.run("bench", "readers", bench.toString(), "--compare", frozen.toString());
+        assertThat(changed.code()).isEqualTo(1);
+        assertThat(changed.out()).contains("; 1 differ from").contains("gate:top-1: 1").contains("gold train/s-2")
+                .contains("before: TOP_K wants a LIMIT").contains("after:  passes");
+
+        assertThat(LadderCliTest.run("bench", "readers", bench.toString()).code()).isEqualTo(2);
+        Run missing = LadderCliTest.run("bench", "readers", bench.toString(), "--compare", dir.resolve("none.tsv").toString());
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).startsWith("ladder: no such frozen verdicts file: ");
+    }
 }

@@ -69,7 +69,7 @@ final class Names {
      * A crude English singular of a lower-case word, applied alike to identifier words and question words (so it need
      * only be consistent): -ies and -ie become -y (categories, category; movies, movie), -sses, -xes, -ches, -shes and
      * the -uses of a listed singular (buses, statuses) lose -es, any other final -s goes unless the word ends in -ss,
-     * -us or -is or is listed as singular (sizes, size; houses, house).
+     * -us or -is or is listed as singular (sizes, size; clauses, clause).
      * Words of three letters or fewer are left alone.
      */
     static String singular(String word) {
@@ -78,7 +78,7 @@ final class Names {
         if (word.endsWith("ies") && n > 4) return word.substring(0, n - 3) + "y";
         if (word.endsWith("ie")) return word.substring(0, n - 2) + "y";
         if (!word.endsWith("s") || word.endsWith("ss") || word.endsWith("us") || word.endsWith("is")) return word;
-        // -uses only for words listed as singular in -us (buses, statuses; not houses, causes); -zes keeps its e (sizes)
+        // -uses only for words listed as singular in -us (buses, statuses; not clauses, causes); -zes keeps its e (sizes)
         if (word.endsWith("sses") || word.endsWith("xes") || word.endsWith("ches") || word.endsWith("shes")
                 || word.endsWith("uses") && SINGULAR_S.contains(word.substring(0, n - 2))) {
             return word.substring(0, n - 2);

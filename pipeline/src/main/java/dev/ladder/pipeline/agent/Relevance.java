@@ -7,9 +7,9 @@ import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.sql.SqlToken;
 import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.pipeline.sql.read.SchemaReferences;
 import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -53,24 +53,9 @@ final class Relevance {
         Set<String> questionNumbers = numbers(question);
         List<SqlToken> t = q.tokens();
 
-        Map<String, Table> tables = new LinkedHashMap<>();
-        for (int i = 0; i < t.size(); i++) {
-            String name = Identifiers.name(t, i);
-            if (name != null) schema.table(name).ifPresent(tab -> tables.putIfAbsent(tab.name().toLowerCase(Locale.ROOT), tab));
-        }
-        Collection<Table> scope = tables.isEmpty() ? schema.tables() : tables.values();
-        Map<String, String> columns = new LinkedHashMap<>();
-        for (int i = 0; i < t.size(); i++) {
-            String name = Identifiers.name(t, i);
-            if (name == null || tables.containsKey(name.toLowerCase(Locale.ROOT))) continue;
-            for (Table tab : scope) {
-                var col = tab.column(name);
-                if (col.isPresent()) {
-                    columns.putIfAbsent(name.toLowerCase(Locale.ROOT), col.get().name());
-                    break;
-                }
-            }
-        }
+        SchemaReferences used = q.references(schema);
+        Map<String, Table> tables = used.tables();
+        Map<String, String> columns = used.columns();
         Set<String> joinKeys = new HashSet<>();
         if (q.joins() + q.subqueries() > 0) {
             for (ForeignKey fk : schema.foreignKeys()) {
@@ -114,9 +99,7 @@ final class Relevance {
             if (s == 0) unsupported.add(c.getValue());
         }
         List<String> literals = new ArrayList<>();
-        for (SqlToken tok : t) {
-            if (tok.type() != SqlToken.Type.STRING) continue;
-            String lit = Identifiers.unquote(tok);
+        for (String lit : q.strings()) {
             literals.add(lit.toLowerCase(Locale.ROOT));
             double s = literalSupport(lit, questionLower, questionTokens);
             supports.add(s);
@@ -130,8 +113,7 @@ final class Relevance {
         for (String lit : literals) {
             for (String w : lit.split("[^\\p{L}\\p{N}]+")) if (!w.isEmpty()) usedParts.add(Lexicon.stem(w));
         }
-        Set<String> sqlNumbers = new HashSet<>();
-        for (SqlToken tok : t) if (tok.type() == SqlToken.Type.NUMBER) sqlNumbers.add(tok.text());
+        Set<String> sqlNumbers = new HashSet<>(q.numbers());
         List<String> uncovered = new ArrayList<>();
         int wanted = 0;
         Map<String, String> spelled = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.sql.read;
 
 import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.sql.SqlLexer;
 import dev.ladder.pipeline.sql.SqlToken;
 import java.util.HashSet;
@@ -213,6 +214,21 @@ public final class Query {
     public TableReferences tables() {
         if (tables == null) tables = TableReferences.of(tokens);
         return tables;
+    }
+
+    /** The schema tables and columns the query's names refer to (read from its tokens; see {@link SchemaReferences}). */
+    public SchemaReferences references(Schema schema) {
+        return SchemaReferences.of(tokens, schema);
+    }
+
+    /** The values of the string literals, in order. */
+    public List<String> strings() {
+        return tokens.stream().filter(t -> t.type() == SqlToken.Type.STRING).map(Identifiers::unquote).toList();
+    }
+
+    /** The number literals as written, in order. */
+    public List<String> numbers() {
+        return tokens.stream().filter(t -> t.type() == SqlToken.Type.NUMBER).map(SqlToken::text).toList();
     }
 
     // ------------------------------------------------------------------ whole-statement counts

@@ -2,7 +2,10 @@ package dev.ladder.pipeline.sql.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.pipeline.db.Column;
 import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.pipeline.db.Schema;
+import dev.ladder.pipeline.db.Table;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,6 +78,24 @@ class QueryTest {
         assertThat(q.sources()).containsExactly(new OuterClauses.Source("alpha", "a"), new OuterClauses.Source("beta", "b"),
                 new OuterClauses.Source(null, "d"), new OuterClauses.Source("gamma", "gamma"));
         assertThat(OuterClauses.parse("SELECT 1", Dialect.MYSQL).orElseThrow().sources()).isEmpty();
+    }
+
+    @Test
+    void schemaReferencesLiteralsAndNumbers() {
+        Schema zoo = new Schema("zoo", List.of(
+                new Table("keeper", List.of(new Column("id", "int", false), new Column("name", "text", true)), List.of("id"), 0),
+                new Table("animal", List.of(new Column("id", "int", false), new Column("keeperId", "int", true),
+                        new Column("species", "text", true), new Column("Weight", "int", true)), List.of("id"), 0)),
+                List.of());
+        Query q = Query.read("SELECT k.name, COUNT(*) FROM animal a JOIN keeper k ON a.keeperid = k.id "
+                + "WHERE a.species = 'it''s a zebra' AND weight > 250 GROUP BY k.name");
+        SchemaReferences refs = q.references(zoo);
+        assertThat(refs.tables()).containsOnlyKeys("animal", "keeper");
+        // columns resolve among the used tables, spelled as the schema spells them
+        assertThat(refs.columns()).containsEntry("keeperid", "keeperId").containsEntry("weight", "Weight")
+                .containsKeys("name", "id", "species").doesNotContainKey("count");
+        assertThat(q.strings()).containsExactly("it's a zebra");
+        assertThat(q.numbers()).containsExactly("250");
     }
 
     @Test

@@ -85,8 +85,8 @@ public final class SqlGuard {
         if (sig.isEmpty()) return GuardVerdict.reject(statement, "empty statement");
 
         Query query = Query.read(statement, dialect);
-        // deeper or longer SQL is never parsed (the parser recurses per level): a verdict, not a stack overflow
-        if (query.tooComplex()) return GuardVerdict.reject(statement, query.parseFailure());
+        // deeper parentheses are never parsed (the parser recurses per level): a verdict, not a stack overflow
+        if (query.nestingDepth() > MAX_NESTING) return GuardVerdict.reject(statement, query.parseFailure());
         String lexical = lexicalCheck(sig);
         if (lexical != null) return GuardVerdict.reject(statement, lexical);
         return structuralCheck(query);
@@ -139,7 +139,8 @@ public final class SqlGuard {
         try {
             parsed = query.statements();
         } catch (JSQLParserException | RuntimeException e) {
-            // MySQL accepts syntax JSqlParser does not; the lexical layer already vouched for it.
+            // MySQL accepts syntax JSqlParser does not, and a chain of operators too deep to parse safely is still a
+            // query; the lexical layer already vouched for it.
             return GuardVerdict.accept(statement, false);
         }
         // JSqlParser returns null instead of throwing when a query nested more than 10 levels fails to parse

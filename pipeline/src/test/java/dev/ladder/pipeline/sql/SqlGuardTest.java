@@ -537,4 +537,21 @@ class SqlGuardTest {
         assertThat(v.accepted()).isTrue();
         assertThat(v.parsed()).isFalse();
     }
+
+    @Test
+    void aDeepOperatorChainIsLeftUnparsedAndALongListIsParsed() {
+        StringBuilder chain = new StringBuilder("SELECT a FROM t WHERE a = 0");
+        for (int i = 1; i <= 1_000; i++) chain.append(" OR a = ").append(i);
+        GuardVerdict deep = check(Dialect.MYSQL, chain.toString());
+        assertThat(deep.accepted()).isTrue();
+        assertThat(deep.parsed()).isFalse();
+        // still guarded lexically: a write word inside the chain is rejected
+        assertRejected(Dialect.MYSQL, chain + " OR a = (DELETE FROM t)", "'DELETE' is not allowed");
+
+        StringBuilder list = new StringBuilder("SELECT a FROM t WHERE a IN (0");
+        for (int i = 1; i < 20_000; i++) list.append(", ").append(i);
+        GuardVerdict flat = check(Dialect.MYSQL, list.append(")").toString());
+        assertThat(flat.accepted()).isTrue();
+        assertThat(flat.parsed()).isTrue();
+    }
 }

@@ -22,9 +22,10 @@ import net.sf.jsqlparser.statement.select.Select;
  * <p>A query is lexed once (the dialect's rules; MySQL's then SQLite's when no dialect is given) and parsed by
  * JSqlParser at most once, on first use. Where JSqlParser cannot parse, the readers fall back on a tolerant lexical
  * reading of the same tokens ({@link #outer()}, {@link #shape()}, {@link #tables()}), so a model's half-broken SQL
- * still has a structure. A query nested deeper than {@link #MAX_NESTING} parentheses, or longer than
- * {@link #MAX_TOKENS} tokens, is never handed to the parser (which recurses per level) and says so in
- * {@link #parseFailure()}: a clear verdict instead of a stack overflow.
+ * still has a structure. A query nested deeper than {@link #MAX_NESTING} parentheses, or whose expressions nest
+ * deeper than {@link #MAX_EXPRESSION_DEPTH} (operator chains count), is never handed to the parser (which, like every
+ * walker over its trees, recurses per level) and says so in {@link #parseFailure()}: a clear verdict instead of a
+ * stack overflow.
  *
  * <p>What it answers: {@link #tokens()} and {@link #nestingDepth()}; the parsed {@link #statement()} /
  * {@link #select()}; the outermost query's clauses as token spans ({@link #outer()}, for edits that keep every other
@@ -41,14 +42,23 @@ public final class Query {
      */
     public static final int MAX_NESTING = 100;
 
-    /** Longest statement (significant tokens) handed to the parser: deeper ASTs overflow the walkers' stacks. */
-    public static final int MAX_TOKENS = 5_000;
+    /**
+     * Deepest expression tree handed to the parser: parentheses plus chained operators ({@code a OR b OR c ...} parses
+     * to a tree as deep as the chain, and every walker over it recurses once per level). A long flat list ({@code IN
+     * (1, 2, ...)}) is not deep.
+     */
+    public static final int MAX_EXPRESSION_DEPTH = 400;
+
+    /** Operators that chain into ever deeper expression trees. */
+    private static final Set<String> CHAINING = Set.of("AND", "OR", "XOR", "&&", "||", "+", "-", "*", "/", "%", "DIV",
+            "MOD", "&", "|", "^", "<<", ">>");
 
     private final String text;
     private final Dialect dialect;
     private final List<SqlToken> tokens;
     private final boolean lexed;
     private final int depth;
+    private final int expressionDepth;
 
     private boolean parsedOnce;
     private Statement statement;
@@ -63,6 +73,7 @@ public final class Query {
         this.tokens = tokens;
         this.lexed = lexed;
         this.depth = nestingDepth(tokens);
+        this.expressionDepth = expressionDepth(tokens);
     }
 
     /**
@@ -117,9 +128,14 @@ public final class Query {
         return depth;
     }
 
-    /** Too deep or too long for the parser; {@link #parseFailure()} says which. */
+    /** An estimate of the parsed expression tree's depth: parentheses plus operator chains (see {@link #MAX_EXPRESSION_DEPTH}). */
+    public int expressionDepth() {
+        return expressionDepth;
+    }
+
+    /** Too deeply nested for the parser and the walkers over its trees; {@link #parseFailure()} says which limit. */
     public boolean tooComplex() {
-        return depth > MAX_NESTING || tokens.size() > MAX_TOKENS;
+        return depth > MAX_NESTING || expressionDepth > MAX_EXPRESSION_DEPTH;
     }
 
     /** The parsed statement, or empty when JSqlParser cannot read it ({@link #parseFailure()} says why). */
@@ -187,7 +203,8 @@ public final class Query {
     private String complexity() {
         return depth > MAX_NESTING
                 ? "nested too deeply: " + depth + " levels of parentheses (at most " + MAX_NESTING + ")"
-                : "too long: " + tokens.size() + " tokens (at most " + MAX_TOKENS + ")";
+                : "nested too deeply: an expression about " + expressionDepth + " levels deep (at most "
+                        + MAX_EXPRESSION_DEPTH + ")";
     }
 
     /** The parser's message: its first line, at most 200 characters. */
@@ -337,6 +354,34 @@ public final class Query {
             else if (t.get(i).isSymbol(")") && --d == 0) return i;
         }
         return t.size() - 1;
+    }
+
+    /**
+     * Parentheses plus chained operators: each open parenthesis is a level, each chaining operator one more level in
+     * its parenthesis (reset at a comma or a clause word, where a new expression starts); the deepest sum.
+     */
+    static int expressionDepth(List<SqlToken> tokens) {
+        java.util.ArrayDeque<int[]> frames = new java.util.ArrayDeque<>();
+        frames.push(new int[1]);
+        int sum = 0;
+        int max = 0;
+        for (SqlToken t : tokens) {
+            if (t.isSymbol("(")) {
+                frames.push(new int[1]);
+                sum++;
+            } else if (t.isSymbol(")")) {
+                if (frames.size() > 1) sum -= 1 + frames.pop()[0];
+            } else if (t.isSymbol(",") || SqlVocabulary.is(t, SqlVocabulary.CLAUSE_STARTS)) {
+                sum -= frames.peek()[0];
+                frames.peek()[0] = 0;
+            } else if ((t.type() == SqlToken.Type.SYMBOL || t.type() == SqlToken.Type.WORD)
+                    && CHAINING.contains(SqlVocabulary.upper(t.text()))) {
+                frames.peek()[0]++;
+                sum++;
+            }
+            max = Math.max(max, sum);
+        }
+        return max;
     }
 
     /** Deepest parenthesis nesting among tokens. */

@@ -94,6 +94,7 @@ public final class ReaderVerdicts {
         });
         put(in, "plain-columns", () -> String.valueOf(SqlProjection.plainColumns(sql)));
         ExactMatch em = new ExactMatch(schema, true);
+        ErrorTaxonomy taxonomy = new ErrorTaxonomy(schema);
         put(in, "em-units", () -> String.valueOf(em.analyse(sql)));
 
         Execution execution = null;
@@ -138,8 +139,8 @@ public final class ReaderVerdicts {
             String predicted = in.isGold() ? other : sql;
             String tag = in.isGold() ? "#n" + i : "";
             put(in, "em-score" + tag, () -> em.score(gold, predicted).toString());
-            put(in, "taxonomy" + tag, () -> ErrorTaxonomy.classify(gold, predicted, true, false).label()
-                    + " / " + ErrorTaxonomy.classify(gold, predicted, false, false).label());
+            put(in, "taxonomy" + tag, () -> taxonomy.classify(gold, predicted, true, false).label()
+                    + " / " + taxonomy.classify(gold, predicted, false, false).label());
         }
     }
 

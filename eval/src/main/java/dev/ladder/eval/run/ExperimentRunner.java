@@ -134,6 +134,7 @@ public final class ExperimentRunner {
             ExOptions alsoEx = experiment.scorers().alsoExOptions();
             Scoring alsoScoring = alsoEx == null ? null : ScoringSetup.create(db, alsoEx, ScoringSetup.Suite.NONE, null,
                     opened, experiment.sqlMode());
+            ErrorTaxonomy taxonomy = new ErrorTaxonomy(db.schema());
             cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
             RunDirectory dir = RunDirectory.create(experiment.output());
             try (ResultsStore store = dir.openResults()) {
@@ -201,7 +202,7 @@ public final class ExperimentRunner {
                                 Strategy strategy = Strategies.byName(cell.strategy());
                                 StrategyContext context = StrategyContext.of(model, db, exemplars, settingsOf(cell));
                                 answered += runCell(cell, strategy, context, items, e.getValue(),
-                                        new Scorers(scoring, alsoScoring), store, model);
+                                        new Scorers(scoring, alsoScoring, taxonomy), store, model);
                                 log.flush();
                             }
                         }
@@ -229,8 +230,11 @@ public final class ExperimentRunner {
         return experiment.rungs().get(cell.index() / experiment.seeds().size());
     }
 
-    /** The scorer of EX's mode (VA, EX, EM, TS) and the one of the second EX mode, if the experiment asks for it. */
-    record Scorers(Scoring main, Scoring alsoEx) {}
+    /**
+     * The scorer of EX's mode (VA, EX, EM, TS), the one of the second EX mode if the experiment asks for it, and the
+     * error taxonomy of the database.
+     */
+    record Scorers(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {}
 
     /** The pipeline settings of a cell: its rung's, with the cell's seed. */
     private dev.ladder.pipeline.strategy.Settings settingsOf(Cell cell) {
@@ -333,7 +337,7 @@ public final class ExperimentRunner {
         ItemScore s = scoring.main().score(item.id(), item.category(), item.allGold(), answer.sql());
         Boolean exAlt = scoring.alsoEx() == null ? null
                 : scoring.alsoEx().score(item.id(), item.category(), item.allGold(), answer.sql()).ex();
-        String errorClass = ErrorTaxonomy.classify(item.sql(), answer.sql(), s.va(), s.ex()).label();
+        String errorClass = scoring.taxonomy().classify(item.sql(), answer.sql(), s.va(), s.ex()).label();
         GoldFeatures gold = GoldFeatures.of(item.sql());
         Trace t = answer.trace();
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),

@@ -1,16 +1,19 @@
 package dev.ladder.eval.score.em;
 
+import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.AnalyticExpression;
@@ -47,6 +50,7 @@ import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
 import net.sf.jsqlparser.expression.operators.relational.Between;
 import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
@@ -99,6 +103,21 @@ final class ComponentExtractor {
 
     private static final String MASK = "?";
 
+    private static final Pattern PLAIN_NUMBER = Pattern.compile("[-+]?(\\d+(\\.\\d*)?|\\.\\d+)");
+
+    /** Whom the texts are for. */
+    enum Texts {
+        /** Exact match: nested queries written out in the clauses that hold them. */
+        EM,
+        /**
+         * The error taxonomy, which compares every query level on its own: a nested query is {@code (select)} in the
+         * clause that holds it and a derived table's column is its bare name; values compare as MySQL compares them
+         * (strings ignore case and trailing blanks, a numeric string is its number, a date literal or a cast of a
+         * literal is the literal, {@code x IN (a, b)} is {@code x = a OR x = b}).
+         */
+        TAXONOMY
+    }
+
     /** MySQL time units: JSqlParser reads TIMESTAMPDIFF(MONTH, a, b)'s unit as a column. */
     private static final Set<String> TIME_UNITS = Set.of("microsecond", "second", "minute", "hour", "day", "week",
             "month", "quarter", "year", "second_microsecond", "minute_microsecond", "minute_second",
@@ -118,20 +137,22 @@ final class ComponentExtractor {
      * (TOP, QUALIFY, ...), is an error rather than text, so a query that cannot run never matches.
      */
     private final boolean strict;
+    private final Texts texts;
 
     ComponentExtractor(SchemaIndex schema, boolean compareValues, boolean compareDistinct) {
-        this(schema, compareValues, compareDistinct, false);
+        this(schema, compareValues, compareDistinct, false, Texts.EM);
     }
 
-    ComponentExtractor(SchemaIndex schema, boolean compareValues, boolean compareDistinct, boolean strict) {
+    ComponentExtractor(SchemaIndex schema, boolean compareValues, boolean compareDistinct, boolean strict, Texts texts) {
         this.schema = schema;
         this.compareValues = compareValues;
         this.compareDistinct = compareDistinct;
         this.strict = strict;
+        this.texts = texts;
     }
 
     SqlUnit extract(Select select) {
-        return unit(select, new Env(null, Map.of(), Set.of()));
+        return unit(select, new Env(null, Map.of(), Set.of(), null));
     }
 
     // ------------------------------------------------------------------ scopes
@@ -164,12 +185,38 @@ final class ComponentExtractor {
         }
     }
 
-    private record CteDef(ParenthesedSelect body, List<String> columnNames) {}
+    private static final class CteDef {
+        final ParenthesedSelect body;
+        final List<String> columnNames;
+        /** The body's unit, read once: every reference to the CTE is the same query. */
+        SqlUnit unit;
 
-    private record Env(Scope scope, Map<String, CteDef> ctes, Set<String> expanding) {
-        Env withScope(Scope s) {
-            return new Env(s, ctes, expanding);
+        CteDef(ParenthesedSelect body, List<String> columnNames) {
+            this.body = body;
+            this.columnNames = columnNames;
         }
+    }
+
+    /** {@code found}: where the SELECT being read records its {@link SqlUnit.Structure} (null outside any). */
+    private record Env(Scope scope, Map<String, CteDef> ctes, Set<String> expanding, Found found) {
+        Env withScope(Scope s) {
+            return new Env(s, ctes, expanding, found);
+        }
+
+        Env with(Found f) {
+            return new Env(scope, ctes, expanding, f);
+        }
+    }
+
+    /** What one SELECT's clauses show besides EM's components, gathered while they are rendered. */
+    private static final class Found {
+        final List<String> joins = new ArrayList<>();
+        final Set<String> joinPairs = new HashSet<>();
+        final Set<String> columns = new HashSet<>();
+        /** Keyed by parse node: an expression rendered twice (a SELECT alias used in ORDER BY) is one call. */
+        final Map<Expression, String> aggregates = new IdentityHashMap<>();
+        final Map<Select, SqlUnit> subqueries = new IdentityHashMap<>();
+        final List<SqlUnit> nested = new ArrayList<>();
     }
 
     private enum AliasMode { NONE, ALIAS_FIRST, COLUMN_FIRST }
@@ -197,7 +244,7 @@ final class ComponentExtractor {
                         : w.getWithItemList().stream().map(i -> lower(unquote(i.getExpression().toString()))).toList();
                 ctes.put(lower(unquote(w.getAliasName())), new CteDef(w.getSelect(), names));
             }
-            env = new Env(env.scope(), Map.copyOf(ctes), env.expanding());
+            env = new Env(env.scope(), Map.copyOf(ctes), env.expanding(), env.found());
         }
         if (s instanceof PlainSelect ps) return plain(ps, env);
         SqlUnit u;
@@ -222,7 +269,8 @@ final class ComponentExtractor {
     /** A set operation used as the left operand of another: treated as {@code SELECT * FROM (left)}. */
     private static SqlUnit wrap(SqlUnit inner) {
         return new SqlUnit(List.of("(" + inner.canonical() + ")"), List.of(new SelectUnit("none", false, "*")),
-                List.of(), Set.of(), "", List.of(), "", List.of(), null, null, null, Set.of());
+                List.of(), Set.of(), "", List.of(), "", List.of(), null, null, null, Set.of(),
+                new SqlUnit.Structure(List.of("*"), List.of(), Set.of(), List.of(), Set.of(), Set.of(), List.of(inner)));
     }
 
     private static String operationName(SetOperation op) {
@@ -243,7 +291,8 @@ final class ComponentExtractor {
             // names refer to the output columns of the first query: name them by position
             Scope scope = new Scope(env.scope());
             scope.sources.add(new Source(null, null, "result", outputs, null));
-            Ctx ctx = new Ctx(env.withScope(scope), AliasMode.NONE, Map.of());
+            // the ORDER BY of a result reads its output columns, none of a SELECT's own
+            Ctx ctx = new Ctx(new Env(scope, env.ctes(), env.expanding(), null), AliasMode.NONE, Map.of());
             order = new ArrayList<>();
             for (OrderByElement o : s.getOrderByElements()) {
                 Expression e = o.getExpression();
@@ -261,16 +310,19 @@ final class ComponentExtractor {
 
     private SqlUnit plain(PlainSelect ps, Env env) {
         if (strict) rejectUncompared(ps);
+        Found found = new Found();
+        // derived tables see the enclosing queries, not this one's FROM; what they are is recorded here
+        Env outer = env.with(found);
         Scope scope = new Scope(env.scope());
         List<String> tables = new ArrayList<>();
         Set<String> kw = new TreeSet<>();
         List<Expression> onConditions = new ArrayList<>();
-        if (ps.getFromItem() != null) from(ps.getFromItem(), env, scope, tables, kw, onConditions);
+        if (ps.getFromItem() != null) from(ps.getFromItem(), outer, scope, tables, kw, onConditions);
         if (ps.getJoins() != null) {
-            for (Join j : ps.getJoins()) join(j, env, scope, tables, kw, onConditions);
+            for (Join j : ps.getJoins()) join(j, outer, scope, tables, kw, onConditions);
         }
         tables.sort(null);
-        Env inner = env.withScope(scope);
+        Env inner = outer.withScope(scope);
 
         Map<String, Expression> aliases = new LinkedHashMap<>();
         List<SelectItem<?>> items = ps.getSelectItems();
@@ -280,7 +332,11 @@ final class ComponentExtractor {
         Ctx ctx = new Ctx(inner, AliasMode.NONE, aliases);
 
         List<SelectUnit> select = new ArrayList<>();
-        for (SelectItem<?> item : items) select.add(selectUnit(item.getExpression(), ctx));
+        for (SelectItem<?> item : items) {
+            select.add(selectUnit(item.getExpression(), ctx));
+            star(item.getExpression(), scope, found);
+        }
+        List<String> written = select.stream().map(SelectUnit::text).toList();
         select.sort(null);
         if (ps.getDistinct() != null && compareDistinct) kw.add("distinct");
 
@@ -296,6 +352,16 @@ final class ComponentExtractor {
         if (ps.getWhere() != null) kw.add("where");
         keywordLeaves.addAll(where.leaves());
         keywordConnectors.addAll(where.connectors());
+
+        Set<String> filter = new TreeSet<>();
+        for (Expression on : onConditions) {
+            for (Expression c : conjuncts(on)) {
+                if (!joinPair(c, false, ctx, found)) filter.add(conditions(c, ctx).shape());
+            }
+        }
+        for (Expression c : conjuncts(ps.getWhere())) {
+            if (!joinPair(c, true, ctx, found)) filter.add(conditions(c, ctx).shape());
+        }
 
         List<String> group = new ArrayList<>();
         GroupByElement gb = ps.getGroupBy();
@@ -339,8 +405,71 @@ final class ComponentExtractor {
             if (c.op().equals("in")) kw.add("in");
             if (c.op().equals("like")) kw.add("like");
         }
+        SqlUnit.Structure structure = new SqlUnit.Structure(written, found.joins, found.joinPairs, List.copyOf(filter),
+                Set.copyOf(found.aggregates.values()), found.columns, found.nested);
         return new SqlUnit(tables, select, where.leaves().stream().sorted().toList(), where.connectors(),
-                where.shape(), group, having, order, limit, null, null, kw);
+                where.shape(), group, having, order, limit, null, null, kw, structure);
+    }
+
+    /** The unit of a query nested in the SELECT being read, recorded once per parse node in its structure. */
+    private SqlUnit nested(Select s, Env env) {
+        SqlUnit known = env.found() == null ? null : env.found().subqueries.get(s);
+        return known != null ? known : record(s, unit(s, env), env.found());
+    }
+
+    private static SqlUnit record(Select node, SqlUnit u, Found found) {
+        if (found != null && found.subqueries.putIfAbsent(node, u) == null) found.nested.add(u);
+        return u;
+    }
+
+    /** {@code *} and {@code t.*} in the SELECT list count as columns; {@code COUNT(*)} does not. */
+    private void star(Expression e, Scope scope, Found found) {
+        if (e instanceof AllTableColumns t) {
+            String qualifier = lower(unquote(t.getTable().getName()));
+            Source src = scope.sources.stream().filter(s -> s.answersTo(qualifier)).findFirst().orElse(null);
+            found.columns.add(src == null ? qualifier + ".*" : src.table() == null ? "*" : src.table() + ".*");
+        } else if (e instanceof AllColumns) {
+            Source only = scope.sources.size() == 1 ? scope.sources.get(0) : null;
+            found.columns.add(only == null || only.table() == null ? "*" : only.table() + ".*");
+        }
+    }
+
+    /** The AND-ed parts of a condition (none for null). */
+    private static List<Expression> conjuncts(Expression condition) {
+        List<Expression> out = new ArrayList<>();
+        if (condition != null) flatten(condition, AndExpression.class, out);
+        return out;
+    }
+
+    /**
+     * Records {@code c} as a join pair when it compares two columns: any comparison in ON; in WHERE only an
+     * equality between columns of two different FROM sources of this SELECT (an implicit join).
+     */
+    private boolean joinPair(Expression c, boolean inWhere, Ctx ctx, Found found) {
+        if (!(c instanceof ComparisonOperator cmp) || inWhere && !(c instanceof EqualsTo)) return false;
+        if (!(unwrap(cmp.getLeftExpression()) instanceof Column l) || !(unwrap(cmp.getRightExpression()) instanceof Column r)
+                || quotedString(l, ctx) || quotedString(r, ctx)) {
+            return false;
+        }
+        if (inWhere) {
+            Source ls = localSource(l, ctx.env().scope());
+            Source rs = localSource(r, ctx.env().scope());
+            if (ls == null || rs == null || ls == rs) return false;
+        }
+        found.joinPairs.add(pair(ex(l, ctx), ex(r, ctx)));
+        return true;
+    }
+
+    /** The source of this SELECT's FROM that a column names, or null (unqualified among several, or another scope's). */
+    private static Source localSource(Column c, Scope scope) {
+        Table t = c.getTable();
+        if (t == null || t.getName() == null) return scope.sources.size() == 1 ? scope.sources.get(0) : null;
+        String qualifier = lower(unquote(t.getName()));
+        return scope.sources.stream().filter(s -> s.answersTo(qualifier)).findFirst().orElse(null);
+    }
+
+    private static String pair(String a, String b) {
+        return a.compareTo(b) <= 0 ? a + " = " + b : b + " = " + a;
     }
 
     /** Clauses JSqlParser accepts that no component compares: ignoring them would let different queries match. */
@@ -367,7 +496,7 @@ final class ComponentExtractor {
         if (!present) return null;
         if (!compareValues) return MASK;
         StringBuilder sb = new StringBuilder();
-        Ctx values = new Ctx(new Env(null, Map.of(), Set.of()), AliasMode.NONE, Map.of());
+        Ctx values = new Ctx(new Env(null, Map.of(), Set.of(), null), AliasMode.NONE, Map.of());
         if (limit != null && limit.getRowCount() != null) sb.append(valueText(limit.getRowCount(), values));
         else if (s.getFetch() != null) sb.append(s.getFetch().getRowCount());
         Expression off = limit != null && limit.getOffset() != null ? limit.getOffset()
@@ -390,7 +519,17 @@ final class ComponentExtractor {
     }
 
     private void join(Join j, Env env, Scope scope, List<String> tables, Set<String> kw, List<Expression> ons) {
+        env.found().joins.add(j.isFull() ? "full" : j.isLeft() || j.isRight() ? "outer" : "inner");
+        int before = scope.sources.size();
         from(j.getRightItem(), env, scope, tables, kw, ons);
+        if (j.getUsingColumns() != null) {
+            List<Source> left = List.copyOf(scope.sources.subList(0, before));
+            List<Source> right = List.copyOf(scope.sources.subList(before, scope.sources.size()));
+            for (Column c : j.getUsingColumns()) {
+                String name = lower(unquote(c.getColumnName()));
+                env.found().joinPairs.add(pair(among(name, left, env.found()), among(name, right, env.found())));
+            }
+        }
         if (!j.isSimple()) {
             kw.add("join");
             if (j.isLeft()) kw.add("left join");
@@ -411,8 +550,9 @@ final class ComponentExtractor {
             if (cte != null && !env.expanding().contains(name)) {
                 Set<String> expanding = new HashSet<>(env.expanding());
                 expanding.add(name);
-                SqlUnit body = unit(cte.body(), new Env(null, env.ctes(), Set.copyOf(expanding)));
-                List<String> outputs = cte.columnNames().isEmpty() ? outputNames(cte.body()) : cte.columnNames();
+                if (cte.unit == null) cte.unit = unit(cte.body, new Env(null, env.ctes(), Set.copyOf(expanding), null));
+                SqlUnit body = record(cte.body, cte.unit, env.found());
+                List<String> outputs = cte.columnNames.isEmpty() ? outputNames(cte.body) : cte.columnNames;
                 addDerived(body, outputs, alias != null ? alias : name, scope, tables);
                 return;
             }
@@ -420,7 +560,7 @@ final class ComponentExtractor {
             tables.add(name);
             scope.sources.add(new Source(alias, name, null, List.of(), schema.columnsOf(name)));
         } else if (item instanceof ParenthesedSelect p) {
-            SqlUnit body = unit(p, env);
+            SqlUnit body = nested(p, env);
             addDerived(body, outputNames(p), aliasName(p.getAlias()), scope, tables);
         } else if (item instanceof ParenthesedFromItem pf) {
             from(pf.getFromItem(), env, scope, tables, kw, ons);
@@ -465,11 +605,15 @@ final class ComponentExtractor {
         if (e instanceof Function f && attribute(f) == null && f.getKeep() == null
                 && AGGREGATES.contains(functionName(f))) {
             List<Expression> params = parameters(f);
+            SelectUnit u = null;
             if (f.isAllColumns() && params.isEmpty() || countOfConstant(f)) {
-                return new SelectUnit(functionName(f), f.isDistinct() && compareDistinct, "*");
+                u = new SelectUnit(functionName(f), f.isDistinct() && compareDistinct, "*");
+            } else if (params.size() == 1 && (f.getOrderByElements() == null || f.getOrderByElements().isEmpty())) {
+                u = new SelectUnit(functionName(f), f.isDistinct() && compareDistinct, ex(params.get(0), ctx));
             }
-            if (params.size() == 1 && (f.getOrderByElements() == null || f.getOrderByElements().isEmpty())) {
-                return new SelectUnit(functionName(f), f.isDistinct() && compareDistinct, ex(params.get(0), ctx));
+            if (u != null) {
+                aggregate(f, u.text(), ctx);
+                return u;
             }
         }
         return new SelectUnit("none", false, ex(e, ctx));
@@ -486,6 +630,20 @@ final class ComponentExtractor {
 
     private String node(Expression expr, Ctx ctx, List<CondUnit> leaves, Set<String> connectors) {
         Expression e = unwrap(expr);
+        if (texts == Texts.TAXONOMY && e instanceof InExpression in && in.getRightExpression() instanceof ExpressionList<?> values
+                && !values.isEmpty()) {
+            // x IN (a, b) is x = a OR x = b; x NOT IN (a, b) is x != a AND x != b
+            Set<String> parts = new TreeSet<>();
+            for (Expression v : values) {
+                CondUnit leaf = orient(in.isNot() ? "!=" : "=", in.getLeftExpression(), v, ctx);
+                leaves.add(leaf);
+                parts.add(leaf.text());
+            }
+            if (parts.size() == 1) return parts.iterator().next();
+            String kind = in.isNot() ? "and" : "or";
+            connectors.add(kind);
+            return kind + "(" + String.join(", ", parts) + ")";
+        }
         String kind = connective(e);
         if (kind != null) {
             connectors.add(kind);
@@ -574,12 +732,13 @@ final class ComponentExtractor {
     private String existsQuery(Expression right, Ctx ctx) {
         Expression r = unwrap(right);
         if (!(r instanceof Select sub)) return ex(r, ctx);
-        SqlUnit u = unit(sub, ctx.env());
+        SqlUnit u = nested(sub, ctx.env());
+        if (texts == Texts.TAXONOMY) return "(select)";
         if (u.setOp() == null) {
             Set<String> kw = new TreeSet<>(u.keywords());
             kw.remove("distinct");
             u = new SqlUnit(u.tables(), List.of(new SelectUnit("none", false, "*")), u.where(), u.whereConnectors(),
-                    u.whereShape(), u.groupBy(), u.having(), u.orderBy(), u.limit(), null, null, kw);
+                    u.whereShape(), u.groupBy(), u.having(), u.orderBy(), u.limit(), null, null, kw, u.structure());
         }
         return "(" + u.canonical() + ")";
     }
@@ -633,12 +792,13 @@ final class ComponentExtractor {
         Expression r = right;
         if (r instanceof ParenthesedSelect sub) {
             // DISTINCT cannot change the outcome of IN
-            SqlUnit u = unit(sub, ctx.env());
+            SqlUnit u = nested(sub, ctx.env());
+            if (texts == Texts.TAXONOMY) return "(select)";
             if (u.setOp() == null && u.keywords().contains("distinct")) {
                 Set<String> kw = new TreeSet<>(u.keywords());
                 kw.remove("distinct");
                 u = new SqlUnit(u.tables(), u.select(), u.where(), u.whereConnectors(), u.whereShape(), u.groupBy(),
-                        u.having(), u.orderBy(), u.limit(), null, null, kw);
+                        u.having(), u.orderBy(), u.limit(), null, null, kw, u.structure());
             }
             return "(" + u.canonical() + ")";
         }
@@ -689,10 +849,25 @@ final class ComponentExtractor {
 
     private String literal(Expression e) {
         if (!compareValues) return MASK;
-        if (e instanceof StringValue s) return "'" + s.getValue().replace("\\'", "'").replace("''", "'") + "'";
+        if (e instanceof StringValue s) {
+            String value = s.getValue().replace("\\'", "'").replace("''", "'");
+            return texts == Texts.TAXONOMY ? asCompared(value) : "'" + value + "'";
+        }
         if (e instanceof LongValue l) return number(l.getStringValue());
         if (e instanceof DoubleValue d) return number(d.toString());
+        if (texts == Texts.TAXONOMY) {
+            if (e instanceof DateValue d) return asCompared(String.valueOf(d.getValue()));
+            if (e instanceof TimeValue t) return asCompared(String.valueOf(t.getValue()));
+            if (e instanceof TimestampValue t) return asCompared(String.valueOf(t.getValue()));
+            if (e instanceof DateTimeLiteralExpression d) return asCompared(d.getValue().replaceAll("^'|'$", ""));
+        }
         return lower(e.toString());
+    }
+
+    /** A string as MySQL's default collations compare it: case and trailing blanks ignored, a numeric one by value. */
+    private static String asCompared(String value) {
+        String v = lower(value).stripTrailing();
+        return PLAIN_NUMBER.matcher(v.trim()).matches() ? number(v.trim()) : "'" + v + "'";
     }
 
     private static String number(String text) {
@@ -722,9 +897,9 @@ final class ComponentExtractor {
             return s.getSign() + ex(s.getExpression(), ctx);
         }
         if (isCondition(e)) return conditions(e, ctx).shape();
-        if (e instanceof Select sub) return "(" + unit(sub, ctx.env()).canonical() + ")";
+        if (e instanceof Select sub) return "(" + query(nested(sub, ctx.env())) + ")";
         if (e instanceof AnyComparisonExpression any) {
-            return lower(any.getAnyType().name()) + " (" + unit(any.getSelect(), ctx.env()).canonical() + ")";
+            return lower(any.getAnyType().name()) + " (" + query(nested(any.getSelect(), ctx.env())) + ")";
         }
         if (e instanceof Function f) return function(f, ctx);
         if (e instanceof AnalyticExpression a) return analytic(a, ctx);
@@ -734,7 +909,7 @@ final class ComponentExtractor {
             sb.append(list(g.getExpressionList(), ctx));
             if (g.getOrderByElements() != null) sb.append(orderList(g.getOrderByElements(), ctx));
             if (g.getSeparator() != null) sb.append(" separator ").append(g.getSeparator());
-            return sb.append(')').toString();
+            return aggregate(g, sb.append(')').toString(), ctx);
         }
         if (e instanceof CaseExpression c) {
             StringBuilder sb = new StringBuilder("case");
@@ -747,6 +922,7 @@ final class ComponentExtractor {
             return sb.append(" end").toString();
         }
         if (e instanceof CastExpression c) {
+            if (texts == Texts.TAXONOMY && isLiteral(unwrap(c.getLeftExpression()))) return ex(c.getLeftExpression(), ctx);
             return "cast(" + ex(c.getLeftExpression(), ctx) + " as " + lower(String.valueOf(c.getColDataType())) + ")";
         }
         if (e instanceof IntervalExpression i) {
@@ -784,6 +960,11 @@ final class ComponentExtractor {
         }
         if (e instanceof ExpressionList<?> l) return "(" + list(l, ctx) + ")";
         return "{" + lower(e.toString()) + "}";
+    }
+
+    /** A nested query in the clause that holds it. */
+    private String query(SqlUnit u) {
+        return texts == Texts.TAXONOMY ? "select" : u.canonical();
     }
 
     private String list(Collection<? extends Expression> items, Ctx ctx) {
@@ -839,7 +1020,18 @@ final class ComponentExtractor {
         String attribute = attribute(f);
         if (attribute != null) sb.append('.').append(lower(attribute));
         if (f.getKeep() != null) sb.append(' ').append(lower(f.getKeep().toString()));
-        return sb.toString();
+        return isAggregate(f.getName()) ? aggregate(f, sb.toString(), ctx) : sb.toString();
+    }
+
+    /** Any dialect's aggregate (the taxonomy's), not only Spider's {@link #AGGREGATES}. */
+    private static boolean isAggregate(String functionName) {
+        return SqlVocabulary.AGGREGATES.contains(SqlVocabulary.upper(unquote(functionName)));
+    }
+
+    /** Records an aggregate call of the SELECT being read; returns its text. */
+    private static String aggregate(Expression call, String text, Ctx ctx) {
+        if (ctx.env().found() != null) ctx.env().found().aggregates.putIfAbsent(call, text);
+        return text;
     }
 
     private String analytic(AnalyticExpression a, Ctx ctx) {
@@ -856,7 +1048,7 @@ final class ComponentExtractor {
         sb.append(')');
         if (a.isIgnoreNulls() || a.isIgnoreNullsOutside()) sb.append(" ignore nulls");
         if (a.getFilterExpression() != null) sb.append(" filter (where ").append(ex(a.getFilterExpression(), ctx)).append(')');
-        if (a.getWindowName() != null) return sb.append(" over ").append(lower(a.getWindowName())).toString();
+        if (a.getWindowName() != null) return window(a, sb.append(" over ").append(lower(a.getWindowName())).toString(), ctx);
         sb.append(" over (");
         List<String> window = new ArrayList<>();
         if (a.getPartitionExpressionList() != null && !a.getPartitionExpressionList().isEmpty()) {
@@ -866,7 +1058,12 @@ final class ComponentExtractor {
         String order = orderList(a.getOrderByElements(), ctx);
         if (!order.isEmpty()) window.add(order.trim());
         if (a.getWindowElement() != null) window.add(lower(a.getWindowElement().toString()));
-        return sb.append(String.join(" ", window)).append(')').toString();
+        return window(a, sb.append(String.join(" ", window)).append(')').toString(), ctx);
+    }
+
+    /** A window function's text, recorded when it is an aggregate ({@code SUM(x) OVER (...)}). */
+    private static String window(AnalyticExpression a, String text, Ctx ctx) {
+        return isAggregate(a.getName()) ? aggregate(a, text, ctx) : text;
     }
 
     // ------------------------------------------------------------------ columns
@@ -878,16 +1075,16 @@ final class ComponentExtractor {
         String qualifier = t == null || t.getName() == null ? null : lower(unquote(t.getName()));
         if (qualifier == null) {
             if (ctx.mode() == AliasMode.ALIAS_FIRST && ctx.aliases().containsKey(name)) return alias(name, ctx);
-            String resolved = resolveUnqualified(name, ctx.env().scope());
-            if (resolved != null) return resolved;
+            Source resolved = sourceOf(name, ctx.env().scope());
+            if (resolved != null) return reference(resolved, name, ctx.env().found());
             if (ctx.mode() == AliasMode.COLUMN_FIRST && ctx.aliases().containsKey(name)) return alias(name, ctx);
             if (quotedString(c, ctx)) return literal(new StringValue(rawName.substring(1, rawName.length() - 1)));
             Scope scope = ctx.env().scope();
             if (strict && !ctx.aliases().containsKey(name) && !TIME_UNITS.contains(name) && allKnownTables(scope)) {
                 throw new UnsupportedSqlException("unknown column " + name);
             }
-            if (scope != null && scope.sources.size() == 1) return qualify(scope.sources.get(0), name);
-            return name;
+            if (scope != null && scope.sources.size() == 1) return reference(scope.sources.get(0), name, ctx.env().found());
+            return found(name, ctx.env().found());
         }
         for (Scope s = ctx.env().scope(); s != null; s = s.parent) {
             for (Source src : s.sources) {
@@ -895,14 +1092,35 @@ final class ComponentExtractor {
                 if (strict && src.table() != null && src.columns() != null && !src.columns().contains(name)) {
                     throw new UnsupportedSqlException("unknown column " + qualifier + "." + name);
                 }
-                return qualify(src, name);
+                return reference(src, name, ctx.env().found());
             }
         }
         if (strict && allKnownTables(ctx.env().scope())) {
             throw new UnsupportedSqlException("unknown table or alias " + qualifier + " in " + qualifier + "." + name);
         }
-        if (schema.hasTable(qualifier)) return schema.column(qualifier, name);
-        return qualifier + "." + name;
+        return found(schema.hasTable(qualifier) ? schema.column(qualifier, name) : qualifier + "." + name, ctx.env().found());
+    }
+
+    /** A column of a FROM source: its text, recorded with the bare name where the source is no base table. */
+    private String reference(Source src, String name, Found found) {
+        String text = qualify(src, name);
+        if (found != null) found.columns.add(src.table() != null ? text : name);
+        return text;
+    }
+
+    /** A column reference no FROM source answers for, recorded as written. */
+    private static String found(String text, Found found) {
+        if (found != null) found.columns.add(text);
+        return text;
+    }
+
+    /** A USING column of one side of a join: the first of its sources (by key) that has it, else the only one. */
+    private String among(String name, List<Source> sources, Found found) {
+        Scope side = new Scope(null);
+        side.sources.addAll(sources);
+        Source src = sourceOf(name, side);
+        if (src == null && sources.size() == 1) src = sources.get(0);
+        return src == null ? found(name, found) : reference(src, name, found);
     }
 
     /**
@@ -927,7 +1145,7 @@ final class ComponentExtractor {
         if (c.getTable() != null && c.getTable().getName() != null) return false;
         if (raw == null || raw.length() < 2 || !raw.startsWith("\"") || !raw.endsWith("\"")) return false;
         String name = lower(unquote(raw));
-        return resolveUnqualified(name, ctx.env().scope()) == null && !ctx.aliases().containsKey(name);
+        return sourceOf(name, ctx.env().scope()) == null && !ctx.aliases().containsKey(name);
     }
 
     private String alias(String name, Ctx ctx) {
@@ -938,25 +1156,27 @@ final class ComponentExtractor {
         String qualifier = lower(unquote(t.getName()));
         for (Scope s = ctx.env().scope(); s != null; s = s.parent) {
             for (Source src : s.sources) {
-                if (src.answersTo(qualifier)) return src.key() + ".*";
+                if (src.answersTo(qualifier)) return texts == Texts.TAXONOMY && src.table() == null ? "*" : src.key() + ".*";
             }
         }
         return qualifier + ".*";
     }
 
-    private String resolveUnqualified(String name, Scope start) {
+    /** The source of an unqualified column: in the nearest scope that has it, the first by key; null when none. */
+    private static Source sourceOf(String name, Scope start) {
         for (Scope s = start; s != null; s = s.parent) {
             Source best = null;
             for (Source src : s.sources) {
                 if (src.hasColumn(name) && (best == null || src.key().compareTo(best.key()) < 0)) best = src;
             }
-            if (best != null) return qualify(best, name);
+            if (best != null) return best;
         }
         return null;
     }
 
     private String qualify(Source src, String name) {
         if (src.table() != null) return schema.column(src.table(), name);
+        if (texts == Texts.TAXONOMY) return name;
         int i = src.outputs().indexOf(name);
         return "<" + src.derivedId() + ">." + (i >= 0 ? "#" + (i + 1) : name);
     }

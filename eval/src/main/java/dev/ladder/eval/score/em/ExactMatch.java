@@ -57,12 +57,26 @@ public final class ExactMatch {
 
     /** @param mode {@link EmMode#SPIDER_STRICT} scores 0 where the official parser cannot read gold or prediction */
     public ExactMatch(Schema schema, boolean compareValues, boolean foldForeignKeys, boolean compareDistinct, EmMode mode) {
+        this(schema, compareValues, foldForeignKeys, compareDistinct, mode, ComponentExtractor.Texts.EM);
+    }
+
+    private ExactMatch(Schema schema, boolean compareValues, boolean foldForeignKeys, boolean compareDistinct, EmMode mode,
+                       ComponentExtractor.Texts texts) {
         this.mode = mode;
         SchemaIndex index = new SchemaIndex(schema, foldForeignKeys);
-        this.extractor = new ComponentExtractor(index, compareValues, compareDistinct);
-        this.strictExtractor = new ComponentExtractor(index, compareValues, compareDistinct, true);
+        this.extractor = new ComponentExtractor(index, compareValues, compareDistinct, false, texts);
+        this.strictExtractor = new ComponentExtractor(index, compareValues, compareDistinct, true, texts);
         this.compareValues = compareValues;
         this.spiderCheck = new SpiderParserCheck(index.allColumnNames());
+    }
+
+    /**
+     * The components as the error taxonomy reads them, for {@link #analyse}: values compared as MySQL compares them,
+     * DISTINCT compared, no foreign-key folding (another table's column is another column), and each nested query
+     * left to its own unit ({@code (select)} in the clause that holds it). Its scores are not Spider's EM.
+     */
+    public static ExactMatch forTaxonomy(Schema schema) {
+        return new ExactMatch(schema, true, false, true, EmMode.SEMANTIC, ComponentExtractor.Texts.TAXONOMY);
     }
 
     public EmMode mode() {
@@ -106,8 +120,20 @@ public final class ExactMatch {
         return analyse(sql, extractor);
     }
 
+    /**
+     * The normalised components of a query parsed elsewhere ({@code Query.read(sql).select()}).
+     *
+     * @throws IllegalArgumentException naming the problem when the query cannot be analysed
+     */
+    public SqlUnit analyse(Select select) {
+        return analyse(select, extractor);
+    }
+
     private static SqlUnit analyse(String sql, ComponentExtractor extractor) {
-        Select select = parse(sql);
+        return analyse(parse(sql), extractor);
+    }
+
+    private static SqlUnit analyse(Select select, ComponentExtractor extractor) {
         try {
             return extractor.extract(select);
         } catch (ComponentExtractor.UnsupportedSqlException e) {
@@ -126,7 +152,7 @@ public final class ExactMatch {
     }
 
     private static final SqlUnit EMPTY = new SqlUnit(List.of(), List.of(), List.of(), Set.of(), "", List.of(), "",
-            List.of(), null, null, null, Set.of());
+            List.of(), null, null, null, Set.of(), SqlUnit.Structure.NONE);
 
     private static Map<String, ComponentScore> components(SqlUnit gold, SqlUnit pred) {
         Map<String, ComponentScore> m = new LinkedHashMap<>();

@@ -7,8 +7,9 @@ import java.util.stream.Collectors;
 /**
  * One query normalised into Spider's components. Every text is canonical: aliases resolved to table
  * names, identifiers lower-cased, literals masked as {@code ?} unless values are compared, nested queries
- * rendered by their own {@link #canonical()}. Lists that are compared as sets are kept sorted, so two
- * units are an exact match exactly when their {@link #canonical()} texts are equal.
+ * rendered by their own {@link #canonical()} (in the error taxonomy's reading, {@link ExactMatch#forTaxonomy},
+ * as {@code (select)}: the taxonomy reads them from {@link #structure()}). Lists that are compared as sets are
+ * kept sorted, so two units are an exact match exactly when their {@link #canonical()} texts are equal.
  *
  * @param tables          FROM table units, sorted (base table names, or a nested query in parentheses)
  * @param select          SELECT items, sorted
@@ -22,10 +23,44 @@ import java.util.stream.Collectors;
  * @param setOp           {@code union}, {@code union all}, {@code intersect}, {@code except} or null
  * @param setRight        the right-hand query of {@code setOp}, or null
  * @param keywords        clause keywords used by this query (not by nested queries), sorted
+ * @param structure       what the error taxonomy reads besides these components (EM compares none of it)
  */
 public record SqlUnit(List<String> tables, List<SelectUnit> select, List<CondUnit> where, Set<String> whereConnectors,
                       String whereShape, List<String> groupBy, String having, List<OrderUnit> orderBy, String limit,
-                      String setOp, SqlUnit setRight, Set<String> keywords) {
+                      String setOp, SqlUnit setRight, Set<String> keywords, Structure structure) {
+
+    /**
+     * The parts of one SELECT that EM does not compare, in the unit's texts, for the error taxonomy.
+     *
+     * @param items      SELECT items in written order
+     * @param joins      one kind per join: {@code inner} (also comma, CROSS, NATURAL), {@code outer} (LEFT, RIGHT)
+     *                   or {@code full}
+     * @param joinPairs  the column pairs the joins compare, each {@code a = b} with its sides in text order: ON
+     *                   comparisons of two columns, USING columns, and WHERE equalities between columns of two
+     *                   different FROM sources of this SELECT (implicit joins)
+     * @param filter     the WHERE and ON conjuncts that are no join pair, sorted, without repeats
+     * @param aggregates aggregate calls in this SELECT's own clauses (window aggregates included)
+     * @param columns    column references in this SELECT's own clauses and joins: {@code table.column}, or the bare
+     *                   name where no base table is known (a derived table's or CTE's column, an unresolved name);
+     *                   {@code *} and {@code t.*} count, {@code COUNT(*)} does not
+     * @param subqueries the queries nested in this one (derived tables, CTE bodies, subqueries in any clause)
+     */
+    public record Structure(List<String> items, List<String> joins, Set<String> joinPairs, List<String> filter,
+                            Set<String> aggregates, Set<String> columns, List<SqlUnit> subqueries) {
+
+        public static final Structure NONE = new Structure(List.of(), List.of(), Set.of(), List.of(), Set.of(), Set.of(),
+                List.of());
+
+        public Structure {
+            items = List.copyOf(items);
+            joins = List.copyOf(joins);
+            joinPairs = Set.copyOf(joinPairs);
+            filter = List.copyOf(filter);
+            aggregates = Set.copyOf(aggregates);
+            columns = Set.copyOf(columns);
+            subqueries = List.copyOf(subqueries);
+        }
+    }
 
     public SqlUnit {
         tables = List.copyOf(tables);
@@ -49,14 +84,14 @@ public record SqlUnit(List<String> tables, List<SelectUnit> select, List<CondUni
         Set<String> kw = new java.util.TreeSet<>(keywords);
         kw.addAll(extraKeywords);
         return new SqlUnit(tables, select, where, whereConnectors, whereShape, groupBy, having, orderBy, limit, op,
-                right, kw);
+                right, kw, structure);
     }
 
     SqlUnit withOrder(List<OrderUnit> order, String newLimit, Set<String> extraKeywords) {
         Set<String> kw = new java.util.TreeSet<>(keywords);
         kw.addAll(extraKeywords);
         return new SqlUnit(tables, select, where, whereConnectors, whereShape, groupBy, having, order, newLimit,
-                setOp, setRight, kw);
+                setOp, setRight, kw, structure);
     }
 
     /** A deterministic text that is equal for two units exactly when they match under exact set match. */

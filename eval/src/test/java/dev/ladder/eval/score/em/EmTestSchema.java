@@ -7,12 +7,12 @@ import dev.ladder.pipeline.db.Table;
 import java.util.Arrays;
 import java.util.List;
 
-/** The ClassicModels schema built by hand, so EM tests need no database. */
-final class EmTestSchema {
+/** The ClassicModels schema built by hand, so EM and error taxonomy tests need no database. */
+public final class EmTestSchema {
 
     private EmTestSchema() {}
 
-    static final Schema CLASSIC_MODELS = new Schema("classicmodels", List.of(
+    public static final Schema CLASSIC_MODELS = new Schema("classicmodels", List.of(
             table("customers", "customerNumber", "customerName", "contactLastName", "contactFirstName", "phone",
                     "addressLine1", "addressLine2", "city", "state", "postalCode", "country",
                     "salesRepEmployeeNumber", "creditLimit"),

@@ -3,6 +3,7 @@ package dev.ladder.eval.score.em;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ladder.pipeline.sql.read.Query;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -381,6 +382,28 @@ class ExactMatchTest {
         SqlUnit v = EM_VALUES.analyse("SELECT city FROM offices WHERE country = 'USA' LIMIT 2");
         assertThat(v.where()).containsExactly(new CondUnit(false, "=", "offices.country", "'USA'", null));
         assertThat(v.limit()).isEqualTo("2");
+    }
+
+    @Test
+    void taxonomyReadingKeepsWhatEmDoesNotCompare() {
+        String sql = "SELECT o.city, COUNT(*) AS n FROM offices o LEFT JOIN employees e ON e.officeCode = o.officeCode "
+                + "AND e.jobTitle = 'Sales Rep', customers c JOIN payments USING (customerNumber) "
+                + "WHERE c.city = o.city AND c.creditLimit > (SELECT AVG(creditLimit) FROM customers) GROUP BY o.city";
+        SqlUnit u = ExactMatch.forTaxonomy(EmTestSchema.CLASSIC_MODELS).analyse(Query.read(sql).select().orElseThrow());
+        SqlUnit.Structure s = u.structure();
+        assertThat(s.items()).containsExactly("offices.city", "count(*)"); // as written; EM's select list is sorted
+        assertThat(s.joins()).containsExactly("outer", "inner", "inner");
+        // from ON, from USING, and the WHERE equality between two FROM sources
+        assertThat(s.joinPairs()).containsExactlyInAnyOrder("employees.officecode = offices.officecode",
+                "customers.customernumber = payments.customernumber", "customers.city = offices.city");
+        // the rest of ON and WHERE, strings as MySQL compares them, the subquery a unit of its own
+        assertThat(s.filter()).containsExactly("customers.creditlimit > (select)", "employees.jobtitle = 'sales rep'");
+        assertThat(s.aggregates()).containsExactly("count(*)");
+        assertThat(s.columns()).contains("employees.jobtitle", "payments.customernumber", "customers.creditlimit");
+        assertThat(s.subqueries()).singleElement()
+                .satisfies(sub -> assertThat(sub.structure().aggregates()).containsExactly("avg(customers.creditlimit)"));
+        // EM's reading writes the subquery out where it stands
+        assertThat(EM.analyse(sql).whereShape()).contains("(select avg(customers.creditlimit) from customers");
     }
 
     @Test

@@ -7,11 +7,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * What the post-processor needs to know about a statement's structure, read from its significant tokens without a
- * parser (the statement may not parse): which words name tables, which qualify columns, which names are CTEs or
- * aliases, and whether any query reads a table.
+ * What the post-processor (and the error taxonomy and gold features, for the tables read) need to know about a
+ * statement's structure, read from its significant tokens without a parser (the statement may not parse): which words
+ * name tables, which qualify columns, which names are CTEs or aliases, and whether any query reads a table.
  *
  * <p>A parenthesis opens a query when its first token is SELECT or WITH; FROM counts only in a query, so the FROM of
  * {@code EXTRACT(YEAR FROM orderDate)} names no table. Table positions: the word after FROM or JOIN, and after a comma
@@ -68,6 +69,16 @@ public final class TableReferences {
 
     public boolean isAlias(String name) {
         return aliases.contains(lower(name));
+    }
+
+    /** The names of the tables read anywhere: lower case, unquoted, the last part of a dotted name, CTE names left out. */
+    public Set<String> names() {
+        Set<String> out = new TreeSet<>();
+        for (int i = 0; i < sig.size(); i++) {
+            if (tableName[i]) out.add(lower(Identifiers.unquote(sig.get(i))));
+        }
+        out.removeAll(cteNames);
+        return out;
     }
 
     /** Whether a FROM inside a query (not inside a function call) is present. */

@@ -74,6 +74,17 @@ class QueryTest {
     }
 
     @Test
+    void tableNamesAreReadLexically() {
+        // strings are lexed before comments: the # inside 'a#b' starts no comment that would hide parcels
+        assertThat(Query.read("SELECT id FROM shipments WHERE note = 'a#b' AND id IN (SELECT id FROM parcels) WHERE")
+                .tables().names()).containsExactly("parcels", "shipments");
+        // CTE names are no tables; a dotted name is its last part; EXTRACT's FROM names none
+        assertThat(Query.read("WITH t AS (SELECT x FROM `db`.`Orders`) SELECT EXTRACT(YEAR FROM d) "
+                + "FROM t JOIN payments p ON p.a = t.a, customers c WHERE = =").tables().names())
+                .containsExactly("customers", "orders", "payments");
+    }
+
+    @Test
     void countsWholeStatementStructure() {
         Query q = Query.read("SELECT c.name, (SELECT COUNT(*) FROM orders o WHERE o.c = c.id) FROM customers c, "
                 + "payments p JOIN offices f ON f.id = p.office WHERE c.id = p.c UNION SELECT DISTINCT name FROM staff");

@@ -31,7 +31,7 @@ import net.sf.jsqlparser.statement.select.Select;
  *   <li>{@code wrong-filter}: per level, the WHERE and ON conjuncts that are no join pair differ;</li>
  *   <li>{@code wrong-projection-or-order}: per level, the SELECT items in order, DISTINCT, ORDER BY or LIMIT
  *       differ;</li>
- *   <li>{@code other}: none of these differ (set operations, ...), or a query is too deep or too long to parse.</li>
+ *   <li>{@code other}: none of these differ (set operations, ...), or a query nests too deeply to parse ({@link dev.ladder.pipeline.sql.read.Query#tooComplex}).</li>
  * </ol>
  * A query the parser rejects (or that is no SELECT) is read lexically ({@link Query#tables()}): different table sets
  * give {@code wrong-table}, equal ones {@code other}. Per-level texts are compared as sorted lists, so a CTE and the

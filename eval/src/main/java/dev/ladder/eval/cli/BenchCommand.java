@@ -150,7 +150,7 @@ final class BenchCommand {
             for (Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
                 int k = 0;
                 for (BenchmarkItem item : split.getValue()) {
-                    String db = databaseOf(b, item, database);
+                    String db = item.db().isEmpty() && database != null ? database : b.databaseOf(item);
                     entries.add(new Entry(item, b.name() + " " + split.getKey() + " item " + ++k, db));
                 }
             }
@@ -387,24 +387,18 @@ final class BenchCommand {
                     + "own question (the gate reads SQL structure only; nothing is executed).")
     static final class Gate implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL file or folder, a Spider folder or a BIRD/plain JSON file.")
-        String benchmark;
-        @Option(names = "--split", paramLabel = "SPLIT", description = "Only this split (default: each split).")
-        String split;
-        @Option(names = "--db", paramLabel = "DB",
-                description = "Database of items without their own (default: the benchmark's, classicmodels for a JSONL file).")
-        String database;
+        @Mixin Golds golds = new Golds();
         @Option(names = "--failures", description = "List the golds that fail, with the gate's reason.")
         boolean failures;
         @Mixin DatabaseOptions options = new DatabaseOptions();
 
         @Override
         public Integer call() {
-            Benchmark b = Benchmarks.load(benchmark, database);
-            Map<String, List<BenchmarkItem>> splits = splitsOf(b, split);
+            Benchmark b = golds.load();
+            Map<String, List<BenchmarkItem>> splits = golds.splits(b);
             Map<String, dev.ladder.pipeline.db.Schema> schemas = new java.util.HashMap<>();
             java.util.function.Function<BenchmarkItem, dev.ladder.pipeline.db.Schema> schemaOf = item -> {
-                String spec = databaseOf(b, item, database);
+                String spec = golds.databaseOf(b, item);
                 return schemas.computeIfAbsent(spec, s -> {
                     try (Database db = options.open(s)) {
                         return db.schema();
@@ -446,13 +440,7 @@ final class BenchCommand {
                     + "differs. For refactoring the readers without changing a verdict by accident.")
     static final class Readers implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL file or folder, a Spider folder or a BIRD/plain JSON file.")
-        String benchmark;
-        @Option(names = "--split", paramLabel = "SPLIT", description = "Only this split (default: each split).")
-        String split;
-        @Option(names = "--db", paramLabel = "DB",
-                description = "Database of items without their own (default: the benchmark's, classicmodels for a JSONL file).")
-        String database;
+        @Mixin Golds golds = new Golds();
         @Option(names = "--run", paramLabel = "DIR", description = "A run directory whose predictions are read too, each "
                 + "against its item's gold (repeatable; items are matched by id).")
         List<Path> runs = new java.util.ArrayList<>();
@@ -471,8 +459,8 @@ final class BenchCommand {
         public Integer call() throws IOException {
             if ((freeze == null) == (compare == null)) throw new UserError("bench readers: give exactly one of --freeze FILE or --compare FILE");
             if (compare != null && !Files.isRegularFile(compare)) throw new UserError("no such frozen verdicts file: " + compare);
-            Benchmark b = Benchmarks.load(benchmark, database);
-            Map<String, List<BenchmarkItem>> splits = splitsOf(b, split);
+            Benchmark b = golds.load();
+            Map<String, List<BenchmarkItem>> splits = golds.splits(b);
             List<dev.ladder.eval.bench.ReaderVerdicts.Input> inputs = new java.util.ArrayList<>();
             Map<String, BenchmarkItem> byId = new java.util.HashMap<>();
             Map<String, String> specOf = new java.util.HashMap<>();
@@ -480,7 +468,7 @@ final class BenchCommand {
                 for (BenchmarkItem item : e.getValue()) {
                     String key = e.getKey() + "/" + item.id();
                     byId.put(item.id(), item);
-                    specOf.put(key, databaseOf(b, item, database));
+                    specOf.put(key, golds.databaseOf(b, item));
                     inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("gold", key, item.question(), item.sql(), item.sql(), true));
                 }
             }
@@ -492,7 +480,7 @@ final class BenchCommand {
                         BenchmarkItem item = byId.get(r.itemId());
                         if (item == null) continue;
                         String key = run.getFileName() + "/" + r.cell() + "/" + r.itemId();
-                        specOf.put(key, databaseOf(b, item, database));
+                        specOf.put(key, golds.databaseOf(b, item));
                         inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("prediction", key, item.question(),
                                 r.predicted(), item.sql(), false));
                     }
@@ -533,13 +521,28 @@ final class BenchCommand {
         }
     }
 
-    /** The database spec of an item: its own, else the --db option, else the benchmark's. */
-    private static String databaseOf(Benchmark b, BenchmarkItem item, String database) {
-        return item.db().isEmpty() && database != null ? database : b.databaseOf(item);
-    }
+    /** The golds a check reads: a benchmark, optionally one split, and the database of items without their own. */
+    static final class Golds {
+        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL file or folder, a Spider folder or a BIRD/plain JSON file.")
+        String benchmark;
+        @Option(names = "--split", paramLabel = "SPLIT", description = "Only this split (default: each split).")
+        String split;
+        @Option(names = "--db", paramLabel = "DB",
+                description = "Database of items without their own (default: the benchmark's, classicmodels for a JSONL file).")
+        String database;
 
-    /** The --split option's split, or every split. */
-    private static Map<String, List<BenchmarkItem>> splitsOf(Benchmark b, String split) {
-        return split == null ? b.splits() : Map.of(split, b.split(split));
+        Benchmark load() {
+            return Benchmarks.load(benchmark, database);
+        }
+
+        /** The --split option's split, or every split. */
+        Map<String, List<BenchmarkItem>> splits(Benchmark b) {
+            return split == null ? b.splits() : Map.of(split, b.split(split));
+        }
+
+        /** The database spec of an item: its own, else the --db option, else the benchmark's. */
+        String databaseOf(Benchmark b, BenchmarkItem item) {
+            return item.db().isEmpty() && database != null ? database : b.databaseOf(item);
+        }
     }
 }

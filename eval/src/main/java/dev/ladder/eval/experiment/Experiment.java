@@ -135,7 +135,7 @@ public record Experiment(String name, String benchmark, String split, String dat
     public Experiment withModelOverride(String pathOrId) {
         String problem = ExperimentLoader.modelPathProblem(pathOrId);
         if (problem != null) throw new ExperimentException("model override", "models.*.path", problem);
-        return withModels(m -> m.withPath(pathOrId));
+        return withLocalModels("--model", m -> m.withPath(pathOrId));
     }
 
     /** Every model's adapter replaced where the file sets one. */
@@ -156,14 +156,14 @@ public record Experiment(String name, String benchmark, String split, String dat
             throw new ExperimentException("dtype override", "models.*.dtype", "unknown dtype '" + dtype + "'; known: "
                     + String.join(", ", ExperimentLoader.KNOWN_DTYPES));
         }
-        return withModels(m -> m.withDtype(dtype));
+        return withLocalModels("--dtype", m -> m.withDtype(dtype));
     }
 
     /** Every model's device replaced ({@code ladder run --device}). */
     public Experiment withDeviceOverride(String device) {
         String problem = ExperimentLoader.deviceProblem(device);
         if (problem != null) throw new ExperimentException("device override", "models.*.device", problem);
-        return withModels(m -> m.withDevice(device));
+        return withLocalModels("--device", m -> m.withDevice(device));
     }
 
     /** Only {@code n} items of the split, chosen by the experiment's {@link #subset()}. */
@@ -180,6 +180,18 @@ public record Experiment(String name, String benchmark, String split, String dat
     public Experiment withOutput(Path dir) {
         Objects.requireNonNull(dir, "dir");
         return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, dir, models, rungs, settings, scorers, comparisons);
+    }
+
+    /**
+     * Every in-process model changed; a served model ({@code engine: openai}) is the server's business and stays. An
+     * override with no in-process model to change is an error rather than silently nothing.
+     */
+    private Experiment withLocalModels(String option, UnaryOperator<ModelSpec> change) {
+        if (models.values().stream().allMatch(ModelSpec::served)) {
+            throw new ExperimentException(option + " override", "models.*", "every model of experiment " + name
+                    + " is served (engine openai): " + option + " applies to in-process models; change the server instead");
+        }
+        return withModels(m -> m.served() ? m : change.apply(m));
     }
 
     private Experiment withModels(UnaryOperator<ModelSpec> change) {

@@ -35,7 +35,7 @@ public final class ExperimentLoader {
 
     /** Strategy names a rung may use: the pipeline's registry. */
     public static final List<String> KNOWN_STRATEGIES = dev.ladder.pipeline.strategy.Strategies.names();
-    public static final List<String> KNOWN_ENGINES = List.of("djl");
+    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.OPENAI);
     /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
     public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
     public static final List<String> EX_MODES = List.of("spider", "bird");
@@ -44,6 +44,9 @@ public final class ExperimentLoader {
     static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "sql_mode", "limit", "subset", "subset_seed", "seeds", "output",
             "models", "strategies", "settings", "scorers", "comparisons");
     static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype", "device", "merge_base");
+    /** The fields of a model an OpenAI-compatible server serves ({@code engine: openai}). */
+    static final List<String> SERVED_MODEL_FIELDS = List.of("engine", "base_url", "model", "api_key_env", "endpoint",
+            "prompt_format", "timeout_seconds", "max_concurrent", "retries", "extensions");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
@@ -216,6 +219,10 @@ public final class ExperimentLoader {
         for (String id : all.keys()) {
             checkName(all, all.field(id), id);
             Fields m = Fields.of(root.source, all.field(id), all.get(id));
+            if (ModelSpec.OPENAI.equals(m.string("engine", null))) {
+                models.put(id, servedModel(m));
+                continue;
+            }
             m.allowOnly(MODEL_FIELDS);
             String p = m.requiredString("path", "give a model directory or a hub id owner/name");
             String problem = modelPathProblem(p);
@@ -235,6 +242,45 @@ public final class ExperimentLoader {
         }
         if (models.isEmpty()) throw root.error("models", "is empty; define at least one model");
         return models;
+    }
+
+    /**
+     * A model behind an OpenAI-compatible server: where it is and how to call it. Ladder's own loading fields (path,
+     * adapter, dtype, device, merge_base) mean nothing there and are refused with the reason.
+     */
+    private static ModelSpec servedModel(Fields m) {
+        for (String own : List.of("path", "adapter", "dtype", "device", "merge_base")) {
+            if (m.get(own) != null) {
+                throw m.error(m.field(own), own.equals("adapter")
+                        ? "engine openai takes no adapter: serve it on the server (vLLM: --enable-lora --lora-modules NAME=DIR) and give NAME as model:"
+                        : "engine openai takes no " + own + ": the server decides it; known fields here: " + String.join(", ", SERVED_MODEL_FIELDS));
+            }
+        }
+        m.allowOnly(SERVED_MODEL_FIELDS);
+        String url = m.requiredString("base_url", "give the server's API root, e.g. http://127.0.0.1:8000/v1");
+        String problem = dev.ladder.inference.openai.OpenAiEndpoint.urlProblem(url);
+        if (problem != null) throw m.error(m.field("base_url"), problem);
+        String served = m.requiredString("model", "give the name the server serves the model under (its /v1/models lists them)");
+        String keyEnv = m.string("api_key_env", null);
+        if (keyEnv != null && !keyEnv.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw m.error(m.field("api_key_env"), "is the NAME of an environment variable holding the key (e.g. VLLM_API_KEY),"
+                    + " never the key itself");
+        }
+        String endpoint = m.choice("endpoint", ServerSpec.DEFAULT_ENDPOINT, List.of("completions", "chat"), "endpoint");
+        String format = m.string("prompt_format", null);
+        if (format != null) {
+            if (endpoint.equals("chat")) {
+                throw m.error(m.field("prompt_format"), "applies to endpoint: completions; a chat endpoint uses the server's template");
+            }
+            if (!dev.ladder.inference.text.PromptFormats.NAMES.contains(format)) {
+                throw m.error(m.field("prompt_format"), Fields.unknownValue("prompt format", format, dev.ladder.inference.text.PromptFormats.NAMES));
+            }
+        }
+        int timeout = m.integer("timeout_seconds", ServerSpec.DEFAULT_TIMEOUT_SECONDS, 1);
+        int concurrent = m.integer("max_concurrent", ServerSpec.DEFAULT_MAX_CONCURRENT, 1);
+        int retries = m.integer("retries", ServerSpec.DEFAULT_RETRIES, 1);
+        boolean extensions = m.bool("extensions", true);
+        return ModelSpec.served(new ServerSpec(url, served, keyEnv, endpoint, format, timeout, concurrent, retries, extensions));
     }
 
     /** Why a device string is not one the engine accepts, or null (the device itself is checked at load time). */

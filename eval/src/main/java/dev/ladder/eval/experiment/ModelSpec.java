@@ -15,13 +15,17 @@ import java.util.Objects;
  * @param device    where it runs: {@code auto}, {@code cpu}, {@code cuda}, {@code cuda:N}
  * @param mergeBase what the adapter is merged into: {@code full} (the base's own weights) or {@code nf4} (the base
  *                  after the NF4 round trip the QLoRA adapter was trained on); {@code full} without an adapter
+ * @param server    for {@code engine: openai}, the server and served model (then {@code path} is the served name,
+ *                  for the tables, and there is no adapter, dtype or device of Ladder's own); null for {@code djl}
  */
-public record ModelSpec(String path, String adapter, String engine, String dtype, String device, String mergeBase) {
+public record ModelSpec(String path, String adapter, String engine, String dtype, String device, String mergeBase,
+                        ServerSpec server) {
 
     public static final String DEFAULT_ENGINE = "djl";
     public static final String DEFAULT_DTYPE = "auto";
     public static final String DEFAULT_DEVICE = "auto";
     public static final String DEFAULT_MERGE_BASE = "full";
+    public static final String OPENAI = "openai";
 
     public ModelSpec {
         Objects.requireNonNull(path, "path");
@@ -29,6 +33,24 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
         Objects.requireNonNull(dtype, "dtype");
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(mergeBase, "mergeBase");
+        if (OPENAI.equals(engine) != (server != null)) {
+            throw new IllegalArgumentException("engine openai takes a server, and only it");
+        }
+    }
+
+    /** An in-process model. */
+    public ModelSpec(String path, String adapter, String engine, String dtype, String device, String mergeBase) {
+        this(path, adapter, engine, dtype, device, mergeBase, null);
+    }
+
+    /** A model an OpenAI-compatible server serves: its served name stands for the path. */
+    public static ModelSpec served(ServerSpec server) {
+        return new ModelSpec(server.model(), null, OPENAI, DEFAULT_DTYPE, DEFAULT_DEVICE, DEFAULT_MERGE_BASE, server);
+    }
+
+    /** Whether a server runs the model ({@code engine: openai}) rather than this process. */
+    public boolean served() {
+        return server != null;
     }
 
     /** A model with the default device ({@code auto}) and merge base ({@code full}). */
@@ -49,18 +71,18 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
     }
 
     public ModelSpec withPath(String p) {
-        return new ModelSpec(p, adapter, engine, dtype, device, mergeBase);
+        return new ModelSpec(p, adapter, engine, dtype, device, mergeBase, server);
     }
 
     public ModelSpec withAdapter(String a) {
-        return new ModelSpec(path, a, engine, dtype, device, mergeBase);
+        return new ModelSpec(path, a, engine, dtype, device, mergeBase, server);
     }
 
     public ModelSpec withDtype(String d) {
-        return new ModelSpec(path, adapter, engine, d, device, mergeBase);
+        return new ModelSpec(path, adapter, engine, d, device, mergeBase, server);
     }
 
     public ModelSpec withDevice(String d) {
-        return new ModelSpec(path, adapter, engine, dtype, d, mergeBase);
+        return new ModelSpec(path, adapter, engine, dtype, d, mergeBase, server);
     }
 }

@@ -66,6 +66,20 @@ final class ResolvedYaml {
         ObjectNode models = root.putObject("models");
         e.models().forEach((id, m) -> {
             ObjectNode o = models.putObject(id);
+            if (m.served()) {
+                ServerSpec sv = m.server();
+                o.put("engine", m.engine());
+                o.put("base_url", sv.baseUrl());
+                o.put("model", sv.model());
+                o.put("api_key_env", sv.apiKeyEnv());
+                o.put("endpoint", sv.endpoint());
+                o.put("prompt_format", sv.promptFormat());
+                o.put("timeout_seconds", sv.timeoutSeconds());
+                o.put("max_concurrent", sv.maxConcurrent());
+                o.put("retries", sv.retries());
+                o.put("extensions", sv.extensions());
+                return;
+            }
             o.put("path", m.path());
             o.put("adapter", m.adapter());
             o.put("engine", m.engine());

@@ -530,6 +530,13 @@ public final class Report {
             List<String> models = new ArrayList<>();
             for (String id : used) {
                 ModelSpec m = e.models().get(id);
+                if (m.served()) {
+                    String version = info.env("models." + id + ".server_version");
+                    models.add(id + " = " + m.path() + " (engine openai, " + m.server().endpoint() + " endpoint, server "
+                            + Objects.requireNonNullElse(info.env("models." + id + ".server"), m.server().baseUrl())
+                            + (version == null || version.equals("not reported") ? "" : " version " + version) + ")");
+                    continue;
+                }
                 String adapter = m.hasAdapter() ? " + adapter " + m.adapter()
                         + (m.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "" : " (merged into " + m.mergeBase() + ")") : "";
                 String device = Objects.requireNonNullElse(info.env("models." + id + ".device"), m.device());

@@ -33,6 +33,8 @@ public final class CachedLanguageModel implements LanguageModel {
     private final GenerationCache cache;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
+    /** Hits of the calls made on each thread: a run answering items in parallel counts each item's own. */
+    private final ThreadLocal<long[]> threadHits = ThreadLocal.withInitial(() -> new long[1]);
 
     public CachedLanguageModel(LanguageModel inner, String modelFingerprint, String adapterFingerprint,
                                GenerationCache cache) {
@@ -77,6 +79,7 @@ public final class CachedLanguageModel implements LanguageModel {
         }
         misses.addAndGet(missing.size());
         hits.addAndGet(requests.size() - missing.size());
+        threadHits.get()[0] += requests.size() - missing.size();
         List<Completion> out = new ArrayList<>(requests.size());
         for (String k : keys) out.add(found.get(k));
         return out;
@@ -85,6 +88,11 @@ public final class CachedLanguageModel implements LanguageModel {
     /** Requests answered without the wrapped model. */
     public long hits() {
         return hits.get();
+    }
+
+    /** Requests answered without the wrapped model in calls made on the current thread. */
+    public long hitsOnThisThread() {
+        return threadHits.get()[0];
     }
 
     /** Requests sent to the wrapped model. */

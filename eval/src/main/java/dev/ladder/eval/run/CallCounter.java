@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * Counts the model calls (requests) a run makes, and of those the ones a {@link CachedLanguageModel} underneath
- * answered from the generation cache, so that each item's row can say what its answer cost. One thread at a time.
+ * answered from the generation cache, so that each item's row can say what its answer cost. Counts are kept per
+ * thread: a run that answers several items at once (a served model) takes each item's snapshots on its own thread.
  */
 final class CallCounter implements LanguageModel {
 
@@ -22,7 +23,7 @@ final class CallCounter implements LanguageModel {
 
     private final LanguageModel inner;
     private final CachedLanguageModel cache;
-    private int calls;
+    private final ThreadLocal<int[]> calls = ThreadLocal.withInitial(() -> new int[1]);
 
     CallCounter(LanguageModel inner) {
         this.inner = Objects.requireNonNull(inner, "inner");
@@ -31,12 +32,12 @@ final class CallCounter implements LanguageModel {
 
     @Override
     public List<Completion> generate(List<GenerationRequest> requests) {
-        calls += requests.size();
+        calls.get()[0] += requests.size();
         return inner.generate(requests);
     }
 
     Snapshot snapshot() {
-        return new Snapshot(calls, cache == null ? 0 : (int) cache.hits());
+        return new Snapshot(calls.get()[0], cache == null ? 0 : (int) cache.hitsOnThisThread());
     }
 
     @Override

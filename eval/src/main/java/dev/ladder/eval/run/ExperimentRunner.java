@@ -18,7 +18,11 @@ import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.ScoringSetup;
 import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.eval.testsuite.TestSuiteBuilder;
+import dev.ladder.inference.EngineEvents;
+import dev.ladder.inference.EngineRequestException;
+import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.openai.OpenAiLanguageModel;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
 import dev.ladder.pipeline.db.EmbeddedMariaDb;
@@ -107,7 +111,9 @@ public final class ExperimentRunner {
         List<BenchmarkItem> items = selection.items();
         Map<String, ResolvedModel> resolved = resolveModels();
         // device and memory plan of every model before anything is made: a model that cannot run here is one line
-        resolved.forEach((id, m) -> ModelLoader.check(m.dir(), m.adapter(), loadSpec(id, m.spec())));
+        resolved.forEach((id, m) -> {
+            if (!m.spec().served()) ModelLoader.check(m.dir(), m.adapter(), loadSpec(id, m.spec()));
+        });
         ExemplarSelector exemplars = exemplars(benchmark);
         if (resolved.isEmpty()) {
             throw new UserError("no rung can run: " + String.join("; ", experiment.warnings()));
@@ -292,14 +298,14 @@ public final class ExperimentRunner {
                 .setUpdateIntervalMillis(500)
                 .build();
         long t0 = System.nanoTime();
+        int parallel = parallelItems(cell);
         try {
-            for (int index : todo) {
-                BenchmarkItem item = items.get(index);
-                CallCounter.Snapshot before = calls.snapshot();
-                Answer answer = answer(cell, item, strategy, context);
-                CallCounter.Snapshot spent = calls.snapshot().minus(before);
-                store.put(result(cell, item, answer, scoring, spent), index, answer.trace().toJson());
-                if (bar != null) bar.step();
+            if (parallel <= 1) {
+                for (int index : todo) {
+                    answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
+                }
+            } else {
+                answerInParallel(parallel, cell, items, todo, strategy, context, scoring, store, calls, bar);
             }
         } finally {
             if (bar != null) bar.close();
@@ -309,6 +315,76 @@ public final class ExperimentRunner {
                     (System.nanoTime() - t0) / 1e9, done > 0 ? " (" + done + " already done)" : "");
         }
         return todo.size();
+    }
+
+    /**
+     * Answers one item, scores it and stores its row (with the engine's events, if any, in its trace). Scoring and
+     * storing hold the store's lock: items answered in parallel reach the results store one at a time.
+     */
+    private static void answerAndStore(Cell cell, BenchmarkItem item, int index, Strategy strategy, StrategyContext context,
+                                       Scorers scoring, ResultsStore store, CallCounter calls, ProgressBar bar) {
+        EngineEvents.drain(); // left over from connecting, or from another item on this thread
+        CallCounter.Snapshot before = calls.snapshot();
+        Answer answer = answer(cell, item, strategy, context);
+        CallCounter.Snapshot spent = calls.snapshot().minus(before);
+        Trace trace = answer.trace().withEngineEvents(EngineEvents.drain());
+        Answer recorded = new Answer(answer.sql(), trace);
+        synchronized (store) {
+            store.put(result(cell, item, recorded, scoring, spent), index, trace.toJson());
+            if (bar != null) bar.step();
+        }
+    }
+
+    /**
+     * How many items of a cell are answered at once: a served model's {@code max_concurrent} (the server batches what
+     * is in flight), else one. Rows are keyed by item and read back in item order, so the order items finish in
+     * changes no output.
+     */
+    private int parallelItems(Cell cell) {
+        ModelSpec m = experiment.modelOf(rungOf(cell));
+        return m.served() ? m.server().maxConcurrent() : 1;
+    }
+
+    /**
+     * Answers items on {@code parallel} threads. The first failure (a server gone for good) stops the cell: items not
+     * started are not started, items in progress finish and are stored, and the failure is thrown, so that the run
+     * resumes from exactly the items without rows.
+     */
+    private static void answerInParallel(int parallel, Cell cell, List<BenchmarkItem> items, List<Integer> todo,
+                                         Strategy strategy, StrategyContext context, Scorers scoring, ResultsStore store,
+                                         CallCounter calls, ProgressBar bar) {
+        java.util.concurrent.atomic.AtomicInteger threads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parallel, r -> {
+            Thread t = new Thread(r, cell.name() + "-item-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            for (int index : todo) {
+                pool.execute(() -> {
+                    if (failure.get() != null) return;
+                    try {
+                        answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
+                    } catch (RuntimeException e) {
+                        failure.compareAndSet(null, e);
+                    } catch (Error e) {
+                        failure.compareAndSet(null, new IllegalStateException(e.toString(), e));
+                    }
+                });
+            }
+        } finally {
+            pool.shutdown();
+            try {
+                while (!pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                    // items still in progress: their rows are worth keeping
+                }
+            } catch (InterruptedException e) {
+                pool.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (failure.get() != null) throw failure.get();
     }
 
     /**
@@ -322,6 +398,11 @@ public final class ExperimentRunner {
             return strategy.answer(new Question(item.id(), item.question()), context);
         } catch (InfrastructureError | UserError e) {
             throw e;
+        } catch (EngineUnavailableException e) {
+            throw new InfrastructureError(e.getMessage() + "; nothing was stored for " + cell.name() + " item " + item.id()
+                    + ", and running the experiment again resumes there", e);
+        } catch (EngineRequestException e) {
+            throw new UserError(e.getMessage(), e);
         } catch (ai.djl.engine.EngineException e) {
             throw new InfrastructureError("the inference engine failed on " + cell.name() + " item " + item.id() + ": "
                     + e.getMessage() + "; nothing was stored for it, and running the experiment again resumes there", e);
@@ -346,7 +427,10 @@ public final class ExperimentRunner {
                 calls.calls(), calls.cached(), exAlt);
     }
 
-    /** A model of the experiment, resolved to files and fingerprinted. */
+    /**
+     * A model of the experiment, resolved to files and fingerprinted; a served model has no files here ({@code dir}
+     * null) and its print is what the server serves ({@link OpenAiLanguageModel#identity()}).
+     */
     private record ResolvedModel(ModelSpec spec, Path dir, Path adapter, String modelPrint, String adapterPrint) {}
 
     /**
@@ -358,6 +442,13 @@ public final class ExperimentRunner {
         for (var rung : experiment.rungs()) {
             ModelSpec spec = experiment.modelOf(rung);
             if (spec.adapterMissing() || out.containsKey(rung.model())) continue;
+            if (spec.served()) {
+                // reachable, serving the model, the key accepted: checked here, before the run directory is made
+                try (OpenAiLanguageModel served = ServedModels.connect(rung.model(), spec.server())) {
+                    out.put(rung.model(), new ResolvedModel(spec, null, null, served.identity(), ""));
+                }
+                continue;
+            }
             Path dir = ModelLoader.resolve(spec.path(), options.log());
             Path adapter = spec.hasAdapter() ? Path.of(spec.adapter()) : null;
             out.put(rung.model(), new ResolvedModel(spec, dir, adapter, Fingerprints.ofDirectory(dir),
@@ -445,6 +536,19 @@ public final class ExperimentRunner {
 
     private LanguageModel load(String id, ResolvedModel m, GenerationCache cache, RunDirectory dir) {
         ModelSpec spec = m.spec();
+        if (spec.served()) {
+            OpenAiLanguageModel served = ServedModels.connect(id, spec.server());
+            options.log().println("model " + id + ": " + served.name() + " served at " + served.endpoint().baseUrl()
+                    + " (" + served.endpoint().api().label() + ", prompt format " + served.promptFormat().name()
+                    + ", up to " + served.endpoint().maxConcurrent() + " requests in flight)");
+            Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+            ServedModels.environment(id, served).forEach(env::putIfAbsent);
+            dir.writeEnvironment(env);
+            if (cache == null) return served;
+            CachedLanguageModel cached = new CachedLanguageModel(served, served.identity(), "", cache);
+            cachedModels.add(cached);
+            return cached;
+        }
         ModelLoader.Loaded loaded = options.models().load(m.dir(), m.adapter(), loadSpec(id, spec), options.log());
         recordLoad(dir, id, loaded);
         LanguageModel model = loaded.model();

@@ -390,4 +390,68 @@ class ExperimentLoaderTest {
         assertThatThrownBy(() -> ExperimentLoader.parse(VALID + "scorers: {ex_mode: [spider, exact]}\n", "t.yaml"))
                 .hasMessageStartingWith("t.yaml: scorers.ex_mode[1]: unknown EX mode 'exact'");
     }
+
+    private static final String SERVED = """
+            name: served
+            benchmark: classicmodels
+            models:
+              base:
+                engine: openai
+                base_url: http://gpu-node-7:8000/v1/
+                model: meta-llama/Meta-Llama-3-8B-Instruct
+                api_key_env: VLLM_API_KEY
+              qlora:
+                engine: openai
+                base_url: http://gpu-node-7:8000/v1
+                model: classicmodels-qlora
+                endpoint: chat
+                max_concurrent: 16
+            strategies:
+              - prompt-k0
+              - {name: qlora-k0, strategy: prompt-k0, model: qlora}
+            """;
+
+    @Test
+    void servedModelsReadWithDefaultsAndSurviveTheResolvedYaml() {
+        Experiment e = ExperimentLoader.parse(SERVED, "served.yaml");
+        ModelSpec base = e.models().get("base");
+        assertThat(base.served()).isTrue();
+        assertThat(base.path()).isEqualTo("meta-llama/Meta-Llama-3-8B-Instruct");
+        assertThat(base.server()).isEqualTo(new ServerSpec("http://gpu-node-7:8000/v1/", "meta-llama/Meta-Llama-3-8B-Instruct",
+                "VLLM_API_KEY", "completions", null, 600, 8, 6, true));
+        assertThat(e.models().get("qlora").server().endpoint()).isEqualTo("chat");
+        assertThat(e.models().get("qlora").server().maxConcurrent()).isEqualTo(16);
+        String resolved = e.toResolvedYaml();
+        assertThat(resolved).contains("api_key_env: VLLM_API_KEY").doesNotContain("path:");
+        assertThat(ExperimentLoader.parse(resolved, "resolved.yaml")).isEqualTo(e);
+        // --model, --dtype, --device are for in-process models
+        assertThatThrownBy(() -> e.withModelOverride("Qwen/Qwen2.5-0.5B-Instruct")).hasMessageContaining("served (engine openai)");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "adapter: /tmp/lora|serve it on the server",
+            "dtype: f16|takes no dtype",
+            "api_key_env: sk-abc123|NAME of an environment variable",
+            "endpoint: responses|unknown endpoint",
+            "prompt_format: llama2|unknown prompt format",
+            "max_concurrent: 0|must be >= 1",
+            "stream: true|unknown field"})
+    void servedModelMistakesAreOneLineNamingTheField(String line, String message) {
+        String yaml = SERVED.replace("    api_key_env: VLLM_API_KEY\n", "    api_key_env: VLLM_API_KEY\n    " + line + "\n");
+        if (line.startsWith("api_key_env")) yaml = SERVED.replace("api_key_env: VLLM_API_KEY", line);
+        String y = yaml;
+        assertThatThrownBy(() -> ExperimentLoader.parse(y, "served.yaml")).hasMessageContaining(message)
+                .hasMessageContaining("models.base");
+    }
+
+    @Test
+    void aServedModelNeedsAnHttpUrlWithoutCredentials() {
+        assertThatThrownBy(() -> ExperimentLoader.parse(SERVED.replace("http://gpu-node-7:8000/v1/", "gpu-node-7:8000"), "s.yaml"))
+                .hasMessageContaining("http://");
+        assertThatThrownBy(() -> ExperimentLoader.parse(SERVED.replace("http://gpu-node-7", "http://me:pw@gpu-node-7"), "s.yaml"))
+                .hasMessageContaining("api_key_env");
+        assertThatThrownBy(() -> ExperimentLoader.parse(SERVED.replace("    model: meta-llama/Meta-Llama-3-8B-Instruct\n", ""), "s.yaml"))
+                .hasMessageContaining("model").hasMessageContaining("missing");
+    }
 }

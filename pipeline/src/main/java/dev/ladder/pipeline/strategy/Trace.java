@@ -23,9 +23,11 @@ import java.util.Objects;
  * @param generatedTokens generated tokens over all model calls
  * @param millis          wall time of the whole answer
  * @param steps           in the order they happened
+ * @param engineEvents    what the engine did on the way that is not part of the answer (retries after a server's 429,
+ *                        a dropped connection), or null for nothing
  */
 public record Trace(String questionId, String strategy, String sql, String chosen, String decision, int promptTokens,
-                    int generatedTokens, long millis, List<TraceStep> steps) {
+                    int generatedTokens, long millis, List<TraceStep> steps, List<String> engineEvents) {
 
     private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
@@ -34,6 +36,21 @@ public record Trace(String questionId, String strategy, String sql, String chose
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(sql, "sql");
         steps = List.copyOf(steps);
+        // none is left out of the JSON: a trace without engine events reads as it always did
+        engineEvents = engineEvents == null || engineEvents.isEmpty() ? null : List.copyOf(engineEvents);
+    }
+
+    public Trace(String questionId, String strategy, String sql, String chosen, String decision, int promptTokens,
+                 int generatedTokens, long millis, List<TraceStep> steps) {
+        this(questionId, strategy, sql, chosen, decision, promptTokens, generatedTokens, millis, steps, null);
+    }
+
+    /** This trace with the engine's events added after its own. */
+    public Trace withEngineEvents(List<String> events) {
+        if (events.isEmpty()) return this;
+        List<String> all = new ArrayList<>(engineEvents == null ? List.of() : engineEvents);
+        all.addAll(events);
+        return new Trace(questionId, strategy, sql, chosen, decision, promptTokens, generatedTokens, millis, steps, all);
     }
 
     /** The steps of one kind, in order. */

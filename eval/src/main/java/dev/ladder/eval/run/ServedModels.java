@@ -1,0 +1,71 @@
+package dev.ladder.eval.run;
+
+import dev.ladder.eval.experiment.ServerSpec;
+import dev.ladder.inference.EngineRequestException;
+import dev.ladder.inference.EngineUnavailableException;
+import dev.ladder.inference.openai.OpenAiEndpoint;
+import dev.ladder.inference.openai.OpenAiLanguageModel;
+import dev.ladder.inference.openai.RetryPolicy;
+import dev.ladder.pipeline.db.UserError;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Models an OpenAI-compatible server serves ({@code engine: openai}): connecting, and what a run records of them. */
+public final class ServedModels {
+
+    private ServedModels() {}
+
+    /**
+     * Connects to the server of model {@code id}: reachable, serving the model, the key accepted.
+     *
+     * @throws UserError naming the model, the server and what is wrong (an unset key variable, a server that does not
+     *                   answer, a model it does not serve)
+     */
+    public static OpenAiLanguageModel connect(String id, ServerSpec spec) {
+        try {
+            return OpenAiLanguageModel.connect(endpoint(id, spec), retryPolicy(spec));
+        } catch (EngineUnavailableException | EngineRequestException e) {
+            throw new UserError("models." + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The endpoint of a spec, the key read from the environment variable it names. */
+    public static OpenAiEndpoint endpoint(String id, ServerSpec spec) {
+        String key = null;
+        if (spec.apiKeyEnv() != null) {
+            key = System.getenv(spec.apiKeyEnv());
+            if (key == null || key.isBlank()) {
+                throw new UserError("models." + id + ".api_key_env: the environment variable " + spec.apiKeyEnv()
+                        + " is not set (export it with the server's key, or remove api_key_env for a server without one)");
+            }
+        }
+        return new OpenAiEndpoint(spec.baseUrl(), spec.model(), key, OpenAiEndpoint.Api.parse(spec.endpoint()),
+                spec.promptFormat(), Duration.ofSeconds(spec.timeoutSeconds()), spec.maxConcurrent(), spec.extensions());
+    }
+
+    static RetryPolicy retryPolicy(ServerSpec spec) {
+        RetryPolicy d = RetryPolicy.DEFAULT;
+        return new RetryPolicy(spec.retries(), d.initialDelay(), d.maxDelay());
+    }
+
+    /**
+     * What environment.json says about a served model: engine, server (host and port only: never a key, never a
+     * path), served name, endpoint, prompt format, and the server's version and weights' fingerprint when it reports
+     * them.
+     */
+    static Map<String, String> environment(String id, OpenAiLanguageModel model) {
+        Map<String, String> env = new TreeMap<>();
+        String p = "models." + id + ".";
+        OpenAiEndpoint e = model.endpoint();
+        env.put(p + "engine", "openai");
+        env.put(p + "server", e.hostAndPort());
+        env.put(p + "served_model", e.model());
+        env.put(p + "endpoint", e.api().label());
+        env.put(p + "prompt_format", model.promptFormat().name());
+        OpenAiLanguageModel.ServerInfo info = model.serverInfo();
+        env.put(p + "server_version", info.version() == null ? "not reported" : info.version());
+        if (info.fingerprint() != null) env.put(p + "server_fingerprint", info.fingerprint());
+        return env;
+    }
+}

@@ -466,8 +466,9 @@ public final class ExperimentRunner {
                 if (m.adapter() != null) store.putMeta(fingerprintKey(id, "adapter"), m.adapterPrint());
                 return;
             }
-            checkFingerprint(store, fingerprintKey(id, "path"), m.modelPrint(), m.dir());
-            if (m.adapter() != null) checkFingerprint(store, fingerprintKey(id, "adapter"), m.adapterPrint(), m.adapter());
+            checkFingerprint(store, fingerprintKey(id, "path"), m.modelPrint(),
+                    m.dir() != null ? m.dir().toString() : "the served model " + m.spec().path() + " (" + m.modelPrint() + ")");
+            if (m.adapter() != null) checkFingerprint(store, fingerprintKey(id, "adapter"), m.adapterPrint(), m.adapter().toString());
         });
     }
 
@@ -613,7 +614,7 @@ public final class ExperimentRunner {
         return "fingerprint.models." + modelId + "." + field;
     }
 
-    private static void checkFingerprint(ResultsStore store, String key, String print, Path dir) {
+    private static void checkFingerprint(ResultsStore store, String key, String print, String dir) {
         String stored = store.meta(key);
         if (stored == null) {
             store.putMeta(key, print);

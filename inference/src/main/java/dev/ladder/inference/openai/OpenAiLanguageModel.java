@@ -151,11 +151,13 @@ public final class OpenAiLanguageModel implements LanguageModel {
     }
 
     /**
-     * What makes this model's completions what they are, for the generation cache and a run's fingerprint: server,
-     * served model, endpoint, prompt format, and the weights' fingerprint when the server reports one.
+     * What makes this model's completions what they are, for the generation cache and a run's fingerprint: served
+     * model, endpoint, prompt format, and the weights' fingerprint when the server reports one. Not the server's
+     * address: a server restarted on another node, or N runners reaching one server by different names, still serve
+     * the same model, and a run resumes against it.
      */
     public String identity() {
-        return "openai:" + endpoint.hostAndPort() + "/" + endpoint.model() + "/" + endpoint.api().label() + "/"
+        return "openai:" + endpoint.model() + "/" + endpoint.api().label() + "/"
                 + format.name() + (info.fingerprint() == null ? "" : "/" + info.fingerprint());
     }
 

@@ -567,6 +567,7 @@ public final class ExperimentRunner {
     private static void recordLoad(RunDirectory dir, String id, ModelLoader.Loaded loaded) {
         Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
         String p = "models." + id + ".";
+        env.putIfAbsent(p + "engine", "djl");
         env.putIfAbsent(p + "device", dev.ladder.inference.device.DeviceChoice.label(loaded.device()));
         env.putIfAbsent(p + "dtype", loaded.dtype());
         env.putIfAbsent(p + "load_millis", Long.toString(loaded.report().millis()));

@@ -106,7 +106,7 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     /** The results store's meta values a report reads besides {@code skipped.<cell>}. */
-    static final List<String> META_KEYS = List.of("ts.missing", "items.selection", "scorers.ex_modes");
+    static final List<String> META_KEYS = List.of("ts.missing", "items.selection", "scorers.ex_modes", "shard");
 
     /** The run's resolved experiment (config.yaml), or null for a run made before it was written. */
     static Experiment experiment(Path runDir) {

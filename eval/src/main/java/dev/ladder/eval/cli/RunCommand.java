@@ -5,6 +5,7 @@ import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.GenerationCache;
+import dev.ladder.eval.run.Shard;
 import dev.ladder.pipeline.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Spec;
                 + "directory with predictions, traces, a results store and the report. Killed and started again, it "
                 + "resumes where it stopped.",
                 "  ladder run experiments/classicmodels-ladder.yaml",
-                "  ladder run experiments/classicmodels-ladder.yaml --model /tmp/tiny --limit 10 --out runs/tiny"})
+                "  ladder run experiments/classicmodels-ladder.yaml --model /tmp/tiny --limit 10 --out runs/tiny",
+                "  ladder run experiments/classicmodels-ladder.yaml --shard 2/4   (then: ladder merge RUN_DIR... --out DIR)"})
 final class RunCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -47,8 +49,13 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--subset", paramLabel = "stratified|first",
             description = "How --limit picks its items: a stratified seeded sample (default) or the first N in file order.")
     String subset;
-    @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: the file's output).")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Run directory (default: the file's output; with --shard i/N, the file's output + -shard-i-of-N).")
     Path out;
+    @Option(names = "--shard", paramLabel = "i/N",
+            description = "Answer only shard i of N of the items (item at position p goes to shard p mod N + 1), into its "
+                    + "own run directory; 'ladder merge' joins the N shards into the whole run (docs/scale.md).")
+    String shardText;
     @Option(names = "--generation-cache", paramLabel = "FILE",
             description = "Generation cache file (default: generation-cache.sqlite in the Ladder cache directory).")
     Path cacheFile;
@@ -66,6 +73,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter log = spec.commandLine().getErr();
         var reportFormats = ReportCommand.parseFormats(formats);
+        Shard shard = shardText == null ? null : Shard.parse(shardText, "--shard");
         Experiment e = ExperimentLoader.load(experimentFile);
         if (model != null) e = e.withModelOverride(model);
         if (adapter != null) {
@@ -83,21 +91,30 @@ final class RunCommand implements Callable<Integer> {
             if (method == null) throw new UserError("--subset " + subset + ": use stratified or first");
             e = e.withSubset(new ItemSubset(method, e.subset().seed()));
         }
-        if (out != null) e = e.withOutput(out);
+        // a shard's directory stays out of config.yaml, which is the experiment's for every shard (merge compares them)
+        if (out != null && shard == null) e = e.withOutput(out);
+        Path runDir = shard == null ? e.output() : out != null ? out : shard.directoryBeside(e.output());
         if (noCache && cacheFile != null) throw new UserError("--generation-cache and --no-generation-cache cannot be used together");
         Path cache = noCache ? null : cacheFile != null ? cacheFile : GenerationCache.defaultFile();
         // progress bars redraw with carriage returns: only for a terminal, plain lines in a redirected log
         boolean bars = !noProgress && System.console() != null;
         ExperimentRunner.Options options = new ExperimentRunner.Options(cache, bars ? System.err : null, log,
                 Optional.ofNullable(url), Path.of(System.getProperty("ladder.home", "")).toAbsolutePath());
-        ExperimentRunner.Outcome outcome = new ExperimentRunner(e, options).run();
-        ReportCommand.writeReport(List.of(outcome.directory().dir()), outcome.directory().report(), reportFormats);
+        ExperimentRunner.Outcome outcome = new ExperimentRunner(e, options, shard, runDir).run();
+        // a shard's tables would read as the experiment's (a CSV or TeX table carries no provenance): the report comes
+        // from the merged run; 'ladder report' on a shard labels it as one
+        if (shard == null) ReportCommand.writeReport(List.of(outcome.directory().dir()), outcome.directory().report(), reportFormats);
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.printf(Locale.ROOT, "%d cells: %d items answered, %d already done%s; generation cache %d hits, %d misses%n",
                 outcome.cells(), outcome.answered(), outcome.resumed(),
                 outcome.skipped().isEmpty() ? "" : "; skipped (no adapter): " + String.join(", ", outcome.skipped()),
                 outcome.cacheHits(), outcome.cacheMisses());
-        stdout.println("report: " + outcome.directory().report().resolve("report.md"));
+        if (shard == null) {
+            stdout.println("report: " + outcome.directory().report().resolve("report.md"));
+        } else {
+            stdout.println("report: none for shard " + shard.label() + " (its items are not the experiment's): 'ladder merge'"
+                    + " the " + shard.count() + " shard directories into the whole run and its report");
+        }
         stdout.println(outcome.directory().dir());
         return 0;
     }

@@ -549,6 +549,13 @@ public final class Report {
             if (selection == null) {
                 selection = e.limit() == null ? "all items of the split" : "the first " + e.limit() + " items of the split";
             }
+            String shard = info.meta("shard");
+            if (shard != null) {
+                // a shard's numbers are not the experiment's: say so wherever its tables go
+                selection += "; only shard " + shard + " of them (the items at positions p with p mod "
+                        + shard.substring(shard.indexOf('/') + 1) + " = " + shardRemainder(shard) + "), not the whole run:"
+                        + " 'ladder merge' joins the shards";
+            }
             parts.add("benchmark " + e.benchmark() + ", split " + e.split() + ", items: " + selection + ", n = " + n);
             String exModes = info.meta("scorers.ex_modes");
             String ex = exModes != null ? String.join(" and ", exModes.split(","))
@@ -565,6 +572,15 @@ public final class Report {
         parts.add("git " + (sha != null ? sha + ("true".equals(info.env("git.dirty")) ? " (with uncommitted changes)" : "")
                 : "(not recorded)"));
         return who + ": " + String.join("; ", parts) + ".";
+    }
+
+    /** p mod N of shard "i/N"'s positions: i - 1 (the label as recorded; "?" when it does not read as i/N). */
+    private static String shardRemainder(String label) {
+        try {
+            return Integer.toString(Integer.parseInt(label.substring(0, label.indexOf('/')).strip()) - 1);
+        } catch (RuntimeException e) {
+            return "?";
+        }
     }
 
     /** A table's description with the provenance of its runs after it. */

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * @param environment environment.json's keys and values (e.g. {@code git.sha}, {@code run.started},
  *                    {@code models.base.device})
  * @param meta        the results store's meta values the report reads: {@code skipped.<cell>}, {@code ts.missing},
- *                    {@code items.selection}, {@code scorers.ex_modes}
+ *                    {@code items.selection}, {@code scorers.ex_modes}, {@code shard} (a shard run's "i/N")
  */
 public record RunInfo(Experiment experiment, Map<String, String> environment, Map<String, String> meta) {
 

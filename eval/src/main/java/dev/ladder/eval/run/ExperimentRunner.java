@@ -91,24 +91,46 @@ public final class ExperimentRunner {
 
     private final Experiment experiment;
     private final Options options;
+    /** The part of the items this run answers, or null for all of them. */
+    private final Shard shard;
+    /** The run directory: the experiment's output, or a shard's own directory. */
+    private final Path directory;
     /** Every cached model this run loaded (closed ones too), for the hit and miss counts. */
     private final List<CachedLanguageModel> cachedModels = new ArrayList<>();
     /** What the run decided on its own (e.g. the exemplar rule), printed once the checks are done. */
     private final List<String> notes = new ArrayList<>();
 
     public ExperimentRunner(Experiment experiment, Options options) {
+        this(experiment, options, null, experiment.output());
+    }
+
+    /**
+     * A run of one shard of the items into {@code directory}; its config.yaml stays the experiment's, the same for every
+     * shard ({@code ladder merge} checks that), and the shard is recorded in the results store's meta.
+     *
+     * @param shard     the items to answer, or null for all
+     * @param directory the run directory
+     */
+    public ExperimentRunner(Experiment experiment, Options options, Shard shard, Path directory) {
         this.experiment = experiment;
         this.options = options;
+        this.shard = shard;
+        this.directory = directory;
     }
 
     public Outcome run() {
         PrintWriter log = options.log();
         String config = experiment.toResolvedYaml();
-        checkSameExperiment(experiment.output().toAbsolutePath().normalize(), config);
+        // the shard first: a shard directory resumed as a whole run (--out) also differs in config.yaml's output
+        checkSameShard(directory.toAbsolutePath().normalize());
+        checkSameExperiment(directory.toAbsolutePath().normalize(), config);
         // everything that can fail on the user's input fails before the run directory is made
         Benchmark benchmark = Benchmarks.load(experiment.benchmark(), experiment.database());
         ItemSubset.Selection selection = experiment.subset().select(benchmark.split(experiment.split()), experiment.limit());
         List<BenchmarkItem> items = selection.items();
+        // a shard answers its positions of the selection; rows keep their position, as in a whole run
+        List<Integer> mine = shard == null ? java.util.stream.IntStream.range(0, items.size()).boxed().toList()
+                : shard.positions(items.size());
         Map<String, ResolvedModel> resolved = resolveModels();
         // device and memory plan of every model before anything is made: a model that cannot run here is one line
         resolved.forEach((id, m) -> {
@@ -142,7 +164,7 @@ public final class ExperimentRunner {
                     opened, experiment.sqlMode());
             ErrorTaxonomy taxonomy = new ErrorTaxonomy(db.schema());
             cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
-            RunDirectory dir = RunDirectory.create(experiment.output());
+            RunDirectory dir = RunDirectory.create(directory);
             try (ResultsStore store = dir.openResults()) {
                 // the config goes in first: a run directory with results always says what produced them
                 dir.writeConfig(config);
@@ -150,6 +172,9 @@ public final class ExperimentRunner {
                 writeEnvironment(dir, resolved);
                 // what the report needs to say how the numbers were made (docs/report.md)
                 store.putMeta("items.selection", selection.description());
+                // the whole selection, so that 'ladder merge' can check its shards are complete and disjoint
+                store.putMeta(ITEM_IDS, itemIds(items));
+                if (shard != null) store.putMeta(Shard.META_KEY, shard.label());
                 store.putMeta("scorers.ex_modes", experiment.scorers().exModesLabel());
                 String tsMissing = tsMissing(db, scoring);
                 if (tsMissing == null) store.removeMeta("ts.missing");
@@ -165,7 +190,9 @@ public final class ExperimentRunner {
                     }
                 }
                 // the first words on the console come after every check: an error stays the only line
-                log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, output " + dir.dir());
+                log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, "
+                        + (shard == null ? "" : "shard " + shard.label() + " (" + mine.size() + " of " + items.size()
+                        + " items), ") + "output " + dir.dir());
                 experiment.warnings().forEach(w -> log.println("warning: " + w));
                 notes.forEach(log::println);
                 if (suiteBuilt != null) log.println(suiteBuilt);
@@ -183,10 +210,10 @@ public final class ExperimentRunner {
                         store.putCell(cell);
                         Set<String> done = store.finishedItems(cell.name());
                         List<Integer> left = new ArrayList<>();
-                        for (int i = 0; i < items.size(); i++) if (!done.contains(items.get(i).id())) left.add(i);
-                        resumed += items.size() - left.size();
+                        for (int i : mine) if (!done.contains(items.get(i).id())) left.add(i);
+                        resumed += mine.size() - left.size();
                         if (left.isEmpty()) {
-                            log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), items.size(), items.size());
+                            log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), mine.size(), mine.size());
                         } else {
                             todo.put(cell, left);
                         }
@@ -207,7 +234,7 @@ public final class ExperimentRunner {
                                 Cell cell = e.getKey();
                                 Strategy strategy = Strategies.byName(cell.strategy());
                                 StrategyContext context = StrategyContext.of(model, db, exemplars, settingsOf(cell));
-                                answered += runCell(cell, strategy, context, items, e.getValue(),
+                                answered += runCell(cell, strategy, context, items, mine.size(), e.getValue(),
                                         new Scorers(scoring, alsoScoring, taxonomy), store, model);
                                 log.flush();
                             }
@@ -284,12 +311,12 @@ public final class ExperimentRunner {
         return copied;
     }
 
-    private int runCell(Cell cell, Strategy strategy, StrategyContext context, List<BenchmarkItem> items,
+    private int runCell(Cell cell, Strategy strategy, StrategyContext context, List<BenchmarkItem> items, int total,
                         List<Integer> todo, Scorers scoring, ResultsStore store, CallCounter calls) {
-        int done = items.size() - todo.size();
+        int done = total - todo.size();
         ProgressBar bar = options.progress() == null ? null : new ProgressBarBuilder()
                 .setTaskName(cell.name())
-                .setInitialMax(items.size())
+                .setInitialMax(total)
                 .startsFrom(done, Duration.ZERO)
                 .setStyle(ProgressBarStyle.ASCII)
                 .setConsumer(new ConsoleProgressBarConsumer(options.progress()))
@@ -604,6 +631,8 @@ public final class ExperimentRunner {
         }
         // the EM numbers of this run mean what this mode says (semantic and spider-strict differ)
         env.putIfAbsent("scorers.em_mode", experiment.scorers().emMode().label());
+        // checked equal on every start (checkSameShard), so put is safe
+        if (shard != null) env.put("run." + Shard.META_KEY, shard.label());
         resolved.forEach((id, m) -> {
             env.putIfAbsent(fingerprintKey(id, "path"), m.modelPrint());
             if (m.adapter() != null) env.putIfAbsent(fingerprintKey(id, "adapter"), m.adapterPrint());
@@ -653,6 +682,36 @@ public final class ExperimentRunner {
                     + " most similar to each question (the fixed exemplars are ClassicModels')");
         }
         return ClassicModelsExemplars.selector(benchmark, "similar", ClassicModelsExemplars.DEFAULT_SEED);
+    }
+
+    /** The results store's meta key holding the ids of the selected items, in order (a JSON array). */
+    public static final String ITEM_IDS = "items.ids";
+
+    static String itemIds(List<BenchmarkItem> items) {
+        com.fasterxml.jackson.databind.node.ArrayNode ids = new com.fasterxml.jackson.databind.ObjectMapper().createArrayNode();
+        items.forEach(item -> ids.add(item.id()));
+        return ids.toString();
+    }
+
+    /**
+     * A run directory answers one part of the items: resuming a shard as another shard, a whole run as a shard, or a
+     * shard as a whole run would leave rows no merge can place.
+     */
+    private void checkSameShard(Path runDir) {
+        Path results = runDir.resolve(RunDirectory.RESULTS);
+        if (!Files.isRegularFile(results)) return;
+        String recorded;
+        boolean hasRows;
+        try (ResultsStore store = ResultsStore.openReadOnly(results)) {
+            recorded = store.meta(Shard.META_KEY);
+            hasRows = store.hasResults();
+        }
+        String wanted = shard == null ? null : shard.label();
+        if (java.util.Objects.equals(recorded, wanted) || (recorded == null && !hasRows)) return;
+        String was = recorded == null ? "a whole run (no --shard)" : "shard " + recorded;
+        String now = wanted == null ? "a whole run (no --shard)" : "shard " + wanted;
+        throw new UserError(runDir + " holds " + was + ", not " + now + ": resume it with "
+                + (recorded == null ? "no --shard" : "--shard " + recorded) + ", or pass --out NEW_DIR");
     }
 
     /** A run directory belongs to one experiment: resuming it with another configuration would mix results. */

@@ -429,6 +429,38 @@ public final class ResultsStore implements AutoCloseable {
         }
     }
 
+    /** Every meta key and value, keys sorted. */
+    public synchronized java.util.SortedMap<String, String> metaEntries() {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT key, value FROM meta")) {
+            while (rs.next()) out.put(rs.getString(1), rs.getString(2));
+        } catch (SQLException e) {
+            throw failure("read meta", e);
+        }
+        return out;
+    }
+
+    /**
+     * Runs {@code work} (calls of this store's write methods) as one transaction: all of it or none is stored, with one
+     * sync to disk instead of one per row (a merge writes thousands of rows into a directory nobody sees yet).
+     */
+    public synchronized void inOneTransaction(Runnable work) {
+        try {
+            db.setAutoCommit(false);
+            try {
+                work.run();
+                db.commit();
+            } catch (RuntimeException | Error e) {
+                db.rollback();
+                throw e;
+            } finally {
+                db.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failure("write a transaction", e);
+        }
+    }
+
     /** Sets a meta value (replacing an earlier one). */
     public synchronized void putMeta(String key, String value) {
         Objects.requireNonNull(key, "key");

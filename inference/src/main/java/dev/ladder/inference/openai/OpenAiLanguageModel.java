@@ -84,6 +84,10 @@ public final class OpenAiLanguageModel implements LanguageModel {
     // big decimals: log-probs are parsed from their text straight to float, bit for bit what the server wrote
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final String TOKEN_ID = "token_id:";
+    /** How vLLM, llama.cpp's server, TGI and ladder serve say a prompt is longer than the context window (HTTP 400). */
+    static final java.util.regex.Pattern CONTEXT_OVERFLOW = java.util.regex.Pattern.compile(
+            "HTTP 400.*(maximum context length|context (length|size|window)|exceeds the available context|input validation error: `inputs` tokens)",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
 
     private final OpenAiEndpoint endpoint;
     private final RetryPolicy retry;
@@ -268,7 +272,18 @@ public final class OpenAiLanguageModel implements LanguageModel {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         long t0 = System.nanoTime();
         while (true) {
-            Answer a = send(post, events, "generate with", false);
+            Answer a;
+            try {
+                a = send(post, events, "generate with", false);
+            } catch (EngineRequestException e) {
+                // a prompt longer than the server's window: as in-process, empty candidates that say so, not a failed run
+                if (CONTEXT_OVERFLOW.matcher(e.getMessage()).find()) {
+                    events.add("openai: the prompt does not fit the server's context window (" + e.getMessage() + ")");
+                    List<Candidate> none = Collections.nCopies(r.n(), new Candidate("", List.of(), List.of(), FinishReason.CONTEXT));
+                    return new Completion(none, r.promptIds() == null ? 0 : r.promptIds().size(), 0, 0);
+                }
+                throw e;
+            }
             try {
                 return completion(a.json(), r, chat, (System.nanoTime() - t0) / 1_000_000);
             } catch (IllegalArgumentException unreadable) {

@@ -253,4 +253,18 @@ class OpenAiLanguageModelTest {
         assertThatThrownBy(() -> new OpenAiEndpoint("http://u:p@h/v1", "m", null, OpenAiEndpoint.Api.CHAT, null,
                 Duration.ofSeconds(1), 1, true)).hasMessageContaining("api_key_env");
     }
+
+    @Test
+    void aPromptLongerThanTheServersWindowGivesEmptyContextCandidatesAsInProcess() throws Exception {
+        ScriptedServer s = server((n, seen) -> Reply.status(400, "{\"error\":{\"message\":\"This model's maximum context"
+                + " length is 8192 tokens. However, you requested 9000 tokens.\",\"type\":\"BadRequestError\"}}"));
+        OpenAiLanguageModel m = connect(s);
+        EngineEvents.drain();
+        Completion c = m.generate(List.of(request("q").withN(2))).get(0);
+        assertThat(c.candidates()).hasSize(2).allSatisfy(x -> {
+            assertThat(x.text()).isEmpty();
+            assertThat(x.finishReason()).isEqualTo(FinishReason.CONTEXT);
+        });
+        assertThat(EngineEvents.drain()).singleElement().asString().contains("context window");
+    }
 }

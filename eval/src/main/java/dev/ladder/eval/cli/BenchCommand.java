@@ -9,6 +9,7 @@ import dev.ladder.eval.bench.GateCheck;
 import dev.ladder.eval.bench.LeakCheck;
 import dev.ladder.eval.bench.JsonlBenchmarks;
 import dev.ladder.eval.bench.SqlFeatures;
+import dev.ladder.inference.serve.ServeBenchmark;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.UserError;
@@ -29,8 +30,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput; the agent's leak and gate checks; the SQL readers' frozen verdicts.",
+@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput, in-process and served; the agent's leak and gate checks; the SQL readers' frozen verdicts.",
         subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class,
+                BenchCommand.Serve.class,
                 BenchCommand.Leaks.class, BenchCommand.Gate.class, BenchCommand.Readers.class})
 final class BenchCommand {
 
@@ -302,6 +304,76 @@ final class BenchCommand {
             return 0;
         }
 
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true,
+            description = {"Throughput of ladder serve next to the in-process engine: the same greedy requests through "
+                    + "a server on a free loopback port (--concurrency HTTP clients) and in-process in batches of "
+                    + "--max-batch-rows; also how many engine batches the server's scheduler formed (docs/serve.md)."})
+    static final class Serve implements Callable<Integer> {
+        @Spec CommandSpec spec;
+        @Option(names = "--model", required = true, paramLabel = "MODEL",
+                description = "A model directory or a pulled repo id owner/name[@revision].")
+        String model;
+        @Option(names = "--adapter", paramLabel = "DIR", description = "A PEFT LoRA adapter merged into the model at load time.")
+        Path adapter;
+        @Option(names = "--merge-base", defaultValue = "full", paramLabel = "full|nf4",
+                description = "With --adapter: full or nf4 (default ${DEFAULT-VALUE}).")
+        String mergeBase;
+        @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
+                description = "Weights in memory (default ${DEFAULT-VALUE}).")
+        String dtype;
+        @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
+                description = "Where the model runs (default ${DEFAULT-VALUE}).")
+        String device;
+        @Option(names = "--requests", defaultValue = "32", paramLabel = "K", description = "Requests per path (default ${DEFAULT-VALUE}).")
+        int requests;
+        @Option(names = "--concurrency", defaultValue = "8", paramLabel = "C",
+                description = "HTTP clients sending at once (default ${DEFAULT-VALUE}).")
+        int concurrency;
+        @Option(names = "--max-tokens", defaultValue = "32", paramLabel = "T", description = "New tokens per request (default ${DEFAULT-VALUE}).")
+        int maxTokens;
+        @Option(names = "--max-batch-rows", defaultValue = "16", paramLabel = "R",
+                description = "The server's batch limit and the in-process batch size (default ${DEFAULT-VALUE}).")
+        int maxBatchRows;
+        @Option(names = "--batch-wait-ms", defaultValue = "0", paramLabel = "MS",
+                description = "The server's batch wait (ladder serve --batch-wait-ms; default ${DEFAULT-VALUE}).")
+        int batchWaitMs;
+
+        @Override
+        public Integer call() throws IOException, InterruptedException {
+            if (requests < 1) throw new UserError("--requests must be >= 1, got " + requests);
+            if (concurrency < 1) throw new UserError("--concurrency must be >= 1, got " + concurrency);
+            if (maxTokens < 1) throw new UserError("--max-tokens must be >= 1, got " + maxTokens);
+            if (maxBatchRows < 1) throw new UserError("--max-batch-rows must be >= 1, got " + maxBatchRows);
+            if (batchWaitMs < 0 || batchWaitMs > 60_000) throw new UserError("--batch-wait-ms must be in 0..60000, got " + batchWaitMs);
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            ServeBenchmark.Result r;
+            try (ServeCommand.Session session = ServeCommand.Session.open(model, adapter, mergeBase, dtype, device,
+                    maxBatchRows, null, err)) {
+                r = ServeBenchmark.run(session.served(),
+                        new ServeBenchmark.Settings(requests, concurrency, maxTokens, maxBatchRows, batchWaitMs), Ladder.version());
+            }
+            TextTable t = new TextTable(List.of("path", "requests", "clients", "generated tokens", "wall s", "tok/s",
+                    "engine batches", "requests/batch"));
+            for (int i = 1; i < 8; i++) t.alignRight(i);
+            t.add(row("in-process", r.inProcess(), "-"));
+            t.add(row("serve", r.served(), Integer.toString(concurrency)));
+            t.print(out);
+            out.printf(java.util.Locale.ROOT, "serve / in-process throughput: %.2f; identical completions: %d/%d; "
+                    + "largest server batch: %d %s%n", r.ratio(), r.identical(), requests, r.largestBatch(),
+                    r.largestBatch() == 1 ? "request" : "requests");
+            out.flush();
+            return 0;
+        }
+
+        private static List<String> row(String path, ServeBenchmark.Side s, String clients) {
+            return List.of(path, Integer.toString(s.requests()), clients, Long.toString(s.generatedTokens()),
+                    String.format(java.util.Locale.ROOT, "%.2f", s.wallSeconds()),
+                    String.format(java.util.Locale.ROOT, "%.1f", s.tokensPerSecond()), Long.toString(s.engineCalls()),
+                    String.format(java.util.Locale.ROOT, "%.1f", s.meanRequests()));
+        }
     }
 
     @Command(name = "leak-check", mixinStandardHelpOptions = true,

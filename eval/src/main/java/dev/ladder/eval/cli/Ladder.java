@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
         mixinStandardHelpOptions = true,
         versionProvider = Ladder.Version.class,
         description = "Text-to-SQL research with local open models: databases, benchmarks, the ablation ladder.",
-        subcommands = {DbCommand.class, SqlCommand.class, BenchCommand.class, TestSuiteCommand.class, EvalCommand.class, ModelCommand.class, EnvCommand.class, GenerateCommand.class, AdaptersCommand.class, AskCommand.class, RunCommand.class, MergeCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DbCommand.class, SqlCommand.class, BenchCommand.class, TestSuiteCommand.class, EvalCommand.class, ModelCommand.class, EnvCommand.class, GenerateCommand.class, ServeCommand.class, AdaptersCommand.class, AskCommand.class, RunCommand.class, MergeCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
 public final class Ladder {
 
     public static final int USER_ERROR = 2;
@@ -83,16 +83,23 @@ public final class Ladder {
         return Boolean.getBoolean("ladder.debug") || (env != null && !env.isBlank() && !env.equals("0"));
     }
 
+    /** Ladder's version from the build (eval/src/main/resources/ladder-version.properties), or "unknown". */
+    static String version() {
+        Properties p = new Properties();
+        try (InputStream in = Ladder.class.getResourceAsStream("/ladder-version.properties")) {
+            if (in != null) p.load(in);
+        } catch (IOException e) {
+            return "unknown";
+        }
+        return p.getProperty("version", "unknown");
+    }
+
     /** Version from the build (eval/src/main/resources/ladder-version.properties). */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() throws IOException {
-            Properties p = new Properties();
-            try (InputStream in = Ladder.class.getResourceAsStream("/ladder-version.properties")) {
-                if (in != null) p.load(in);
-            }
+        public String[] getVersion() {
             return new String[] {
-                "ladder " + p.getProperty("version", "unknown"),
+                "ladder " + version(),
                 "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"
             };
         }

@@ -116,6 +116,14 @@ public final class ModelLoader {
      * @throws UserError for an unknown engine or dtype, a device the loaded libtorch cannot serve, or a bad model
      */
     public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log) {
+        return load(modelDir, adapter, spec, log, DjlLanguageModel.Options.DEFAULT.maxBatchRows());
+    }
+
+    /**
+     * As {@link #load(Path, Path, LoadSpec, PrintWriter)}, with the engine decoding up to {@code maxBatchRows}
+     * candidate rows together (ladder serve's {@code --max-batch-rows}; the default elsewhere).
+     */
+    public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log, int maxBatchRows) {
         Checked checked = check(modelDir, adapter, spec);
         Device device = checked.device();
         MemoryPlan plan = checked.plan();
@@ -126,7 +134,7 @@ public final class ModelLoader {
             default -> new LlamaModel.Options(LlamaModel.Precision.AUTO, true, 0);   // int8: compute as auto
         };
         DjlLanguageModel.Options base = DjlLanguageModel.Options.DEFAULT;
-        DjlLanguageModel.Options options = new DjlLanguageModel.Options(model, base.maxBatchRows(), base.prefillTokens(), base.threads());
+        DjlLanguageModel.Options options = new DjlLanguageModel.Options(model, maxBatchRows, base.prefillTokens(), base.threads());
         if (log != null) {
             log.println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter
                     + (spec.mergeBase() == MergeBase.NF4 ? " (merged into the NF4 base)" : "")) + " on " + DeviceChoice.label(device)

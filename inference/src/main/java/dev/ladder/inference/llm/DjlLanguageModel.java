@@ -257,6 +257,9 @@ public final class DjlLanguageModel implements LanguageModel {
     /** Runs the requests (one call at a time: calls from several threads are serialised). */
     @Override
     public synchronized List<Completion> generate(List<GenerationRequest> requests) {
+        // PyTorch's grad mode is per thread and DJL turns it off only on the thread that started the engine; on any
+        // other thread (ladder serve's scheduler) every op would go through autograd's dispatch
+        JniUtils.setGradMode(false);
         int nReq = requests.size();
         int[][] prompts = new int[nReq][];
         List<List<Row>> rowsByRequest = new ArrayList<>();

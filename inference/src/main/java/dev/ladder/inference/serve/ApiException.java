@@ -1,0 +1,86 @@
+package dev.ladder.inference.serve;
+
+/**
+ * A request the server answers with an OpenAI-style error body:
+ * {@code {"error":{"message":..,"type":..,"param":..,"code":..}}}.
+ */
+final class ApiException extends RuntimeException {
+
+    private final int status;
+    private final String type;
+    private final String param;
+    private final String code;
+    private final String retryAfter;
+
+    ApiException(int status, String message, String type, String param, String code, String retryAfter) {
+        super(message, null, false, false);   // no stack: these are answers, not bugs
+        this.status = status;
+        this.type = type;
+        this.param = param;
+        this.code = code;
+        this.retryAfter = retryAfter;
+    }
+
+    /** 400, {@code invalid_request_error}, naming the field. */
+    static ApiException invalid(String message, String param) {
+        return new ApiException(400, message, "invalid_request_error", param, null, null);
+    }
+
+    static ApiException notFound(String message, String code) {
+        return new ApiException(404, message, "invalid_request_error", null, code, null);
+    }
+
+    static ApiException modelNotFound(String model) {
+        return new ApiException(404, "The model `" + model + "` does not exist.", "invalid_request_error", "model",
+                "model_not_found", null);
+    }
+
+    static ApiException methodNotAllowed(String method, String path, String allowed) {
+        return new ApiException(405, method + " is not allowed on " + path + " (use " + allowed + ")",
+                "invalid_request_error", null, "method_not_allowed", null);
+    }
+
+    static ApiException unauthorized() {
+        return new ApiException(401, "missing or wrong API key: send the header 'Authorization: Bearer <key>'",
+                "invalid_request_error", null, "invalid_api_key", null);
+    }
+
+    static ApiException tooLarge(long limit) {
+        return new ApiException(413, "the request body is larger than " + limit + " bytes", "invalid_request_error",
+                null, "request_too_large", null);
+    }
+
+    static ApiException busy(int queued) {
+        return new ApiException(503, "the server is busy (" + queued + " requests queued); retry later", "server_error",
+                null, "server_busy", "1");
+    }
+
+    static ApiException shuttingDown() {
+        return new ApiException(503, "the server is shutting down", "server_error", null, "shutting_down", null);
+    }
+
+    static ApiException engine(String message) {
+        return new ApiException(500, message, "server_error", null, "engine_error", null);
+    }
+
+    int status() {
+        return status;
+    }
+
+    String type() {
+        return type;
+    }
+
+    String param() {
+        return param;
+    }
+
+    String code() {
+        return code;
+    }
+
+    /** Seconds for a {@code Retry-After} header, or null for none. */
+    String retryAfter() {
+        return retryAfter;
+    }
+}

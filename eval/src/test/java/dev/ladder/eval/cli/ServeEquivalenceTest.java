@@ -68,7 +68,7 @@ class ServeEquivalenceTest {
     static String row(ItemResult r) {
         return String.join("|", r.cell(), r.itemId(), r.predicted(), String.valueOf(r.va()), String.valueOf(r.ex()),
                 String.valueOf(r.em()), String.valueOf(r.errorClass()), r.chosen(), String.valueOf(r.promptTokens()),
-                String.valueOf(r.generatedTokens()), String.valueOf(r.calls()), String.valueOf(r.cached()));
+                String.valueOf(r.generatedTokens()), String.valueOf(r.calls()), String.valueOf(r.cachedCalls()));
     }
 
     static List<String> rows(Path run) {
@@ -80,7 +80,7 @@ class ServeEquivalenceTest {
     /** Every trace line without its wall-time fields. */
     static List<String> traces(Path run) {
         try (ResultsStore store = ResultsStore.openReadOnly(run.resolve(RunDirectory.RESULTS))) {
-            return store.cells().stream().flatMap(c -> store.traces(c).stream())
+            return store.cells().stream().flatMap(c -> store.traces(c.name()).stream())
                     .map(t -> t.replaceAll("\"(millis|prefillMillis|decodeMillis)\":\\d+", "")).toList();
         }
     }
@@ -118,7 +118,10 @@ class ServeEquivalenceTest {
             assertThat(server.stats().requests()).isGreaterThan(server.stats().batches());
         }
 
+        assertThat(rows(inProcess)).hasSize(18);
         assertThat(rows(served)).containsExactlyElementsOf(rows(inProcess));
+        // agent-2 drew seeded samples: the server honoured the seeds as the engine in-process does
+        assertThat(traces(inProcess)).anyMatch(t -> t.contains("\"samples\""));
         assertThat(traces(served)).containsExactlyElementsOf(traces(inProcess));
         List<Path> predictions = files(inProcess.resolve(RunDirectory.PREDICTIONS), "*");
         assertThat(predictions).isNotEmpty();

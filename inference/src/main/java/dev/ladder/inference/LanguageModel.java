@@ -2,7 +2,7 @@ package dev.ladder.inference;
 
 import java.util.List;
 
-/** A text generator. Engines: {@code djl} (main), later {@code onnx}, {@code openai-http}. */
+/** A text generator. Engines: {@code djl} (in-process, {@code llm.DjlLanguageModel}), {@code openai} (a server, {@code openai.OpenAiLanguageModel}); later {@code onnx}. */
 public interface LanguageModel extends AutoCloseable {
 
     /** One completion per request, in order. */

@@ -312,20 +312,7 @@ final class BenchCommand {
                     + "--max-batch-rows; also how many engine batches the server's scheduler formed (docs/serve.md)."})
     static final class Serve implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Option(names = "--model", required = true, paramLabel = "MODEL",
-                description = "A model directory or a pulled repo id owner/name[@revision].")
-        String model;
-        @Option(names = "--adapter", paramLabel = "DIR", description = "A PEFT LoRA adapter merged into the model at load time.")
-        Path adapter;
-        @Option(names = "--merge-base", defaultValue = "full", paramLabel = "full|nf4",
-                description = "With --adapter: full or nf4 (default ${DEFAULT-VALUE}).")
-        String mergeBase;
-        @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
-                description = "Weights in memory (default ${DEFAULT-VALUE}).")
-        String dtype;
-        @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
-                description = "Where the model runs (default ${DEFAULT-VALUE}).")
-        String device;
+        @Mixin ServedModelOptions load;
         @Option(names = "--requests", defaultValue = "32", paramLabel = "K", description = "Requests per path (default ${DEFAULT-VALUE}).")
         int requests;
         @Option(names = "--concurrency", defaultValue = "8", paramLabel = "C",
@@ -350,8 +337,7 @@ final class BenchCommand {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             ServeBenchmark.Result r;
-            try (ServeCommand.Session session = ServeCommand.Session.open(model, adapter, mergeBase, dtype, device,
-                    maxBatchRows, null, err)) {
+            try (ServeCommand.Session session = load.open(maxBatchRows, null, err)) {
                 r = ServeBenchmark.run(session.served(),
                         new ServeBenchmark.Settings(requests, concurrency, maxTokens, maxBatchRows, batchWaitMs), Ladder.version());
             }

@@ -33,15 +33,15 @@ final class RunCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "EXPERIMENT", description = "The experiment YAML file.")
     Path experimentFile;
-    @Option(names = "--model", paramLabel = "DIR|ID", description = "Use this model (directory or hub id) for every model of the file; adapters stay.")
+    @Option(names = "--model", paramLabel = "DIR|ID", description = "Use this model (directory or hub id) for every in-process model of the file; adapters and served models (engine openai) stay.")
     String model;
     @Option(names = "--adapter", paramLabel = "DIR", description = "Use this PEFT adapter for every model of the file that has one.")
     String adapter;
     @Option(names = "--device", paramLabel = "auto|cpu|cuda[:N]",
-            description = "Run every model of the file on this device (default: each model's device:, auto).")
+            description = "Run every in-process model of the file on this device (default: each model's device:, auto).")
     String device;
     @Option(names = "--dtype", paramLabel = "auto|f32|f16|int8",
-            description = "Load every model of the file with this dtype (default: each model's dtype:, auto).")
+            description = "Load every in-process model of the file with this dtype (default: each model's dtype:, auto).")
     String dtype;
     @Option(names = "--limit", paramLabel = "N",
             description = "Only N items of the split, chosen as the file's 'subset:' says (default: stratified by category and difficulty, seeded).")

@@ -26,6 +26,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -46,20 +47,7 @@ final class ServeCommand implements Callable<Integer> {
     static final int PLAN_CONTEXT = 2048;
 
     @Spec CommandSpec spec;
-    @Option(names = "--model", required = true, paramLabel = "MODEL",
-            description = "A model directory or a pulled repo id owner/name[@revision].")
-    String model;
-    @Option(names = "--adapter", paramLabel = "DIR", description = "A PEFT LoRA adapter merged into the model at load time.")
-    Path adapter;
-    @Option(names = "--merge-base", defaultValue = "full", paramLabel = "full|nf4",
-            description = "With --adapter: merge into the base's weights (full) or its NF4 round trip (nf4, as QLoRA trained).")
-    String mergeBase;
-    @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
-            description = "Weights in memory (default ${DEFAULT-VALUE}: f32 on CPU, f16 on GPU).")
-    String dtype;
-    @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
-            description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
-    String device;
+    @Mixin ServedModelOptions load;
     @Option(names = "--host", defaultValue = ServerOptions.LOOPBACK, paramLabel = "ADDR",
             description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
     String host;
@@ -98,7 +86,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerOptions options = new ServerOptions(host, port, key, maxBatchRows, maxQueue, batchWaitMs,
                 ServerOptions.DEFAULT_HANDLER_THREADS, ServerOptions.DEFAULT_MAX_BODY_BYTES, Ladder.version());
-        try (Session session = Session.open(model, adapter, mergeBase, dtype, device, maxBatchRows, servedName, err)) {
+        try (Session session = load.open(maxBatchRows, servedName, err)) {
             OpenAiServer server;
             try {
                 // the engine runs on this thread, which loaded the model (OpenAiServer.listen says why)

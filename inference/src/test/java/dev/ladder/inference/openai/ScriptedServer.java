@@ -75,6 +75,7 @@ public final class ScriptedServer implements AutoCloseable {
     private void handle(HttpExchange ex, BiFunction<Integer, Seen, Reply> script) throws IOException {
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
+        boolean counted = true;
         try {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Seen s = new Seen(ex.getRequestMethod(), ex.getRequestURI().getPath(), body,
@@ -83,6 +84,9 @@ public final class ScriptedServer implements AutoCloseable {
             int n = counts.computeIfAbsent(s.path(), k -> new AtomicInteger()).incrementAndGet();
             Reply r = script.apply(n, s);
             if (r.delayMillis() > 0) Thread.sleep(r.delayMillis());
+            // no longer in flight once the answer starts: the client may send its next request the moment it has it
+            inFlight.decrementAndGet();
+            counted = false;
             byte[] bytes = r.body().getBytes(StandardCharsets.UTF_8);
             r.headers().forEach((k, v) -> ex.getResponseHeaders().add(k, v));
             ex.getResponseHeaders().add("Content-Type", "application/json");
@@ -98,7 +102,7 @@ public final class ScriptedServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            inFlight.decrementAndGet();
+            if (counted) inFlight.decrementAndGet();
             ex.close();
         }
     }

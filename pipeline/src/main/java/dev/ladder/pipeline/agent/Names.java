@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * The one normalisation of words the agent compares: identifier parts and question words are split, lower-cased and
  * folded by the same rules ({@link #parts}, {@link #singular}, {@link #stem}), so the two sides always agree.
  */
-final class Names {
+public final class Names {
 
     /** camelCase, PascalCase, ACRONYMWord and letter/digit boundaries inside an alphanumeric run. */
     private static final Pattern CAMEL = Pattern.compile(
@@ -47,7 +47,7 @@ final class Names {
      * Lower-cased pieces of an identifier at non-alphanumeric, camelCase and letter/digit boundaries:
      * {@code salesRepEmployeeNumber} -> sales, rep, employee, number; {@code order_details} -> order, details.
      */
-    static List<String> parts(String identifier) {
+    public static List<String> parts(String identifier) {
         List<String> out = new ArrayList<>();
         for (String chunk : identifier.split("[^\\p{L}\\p{N}]+")) {
             for (String p : CAMEL.split(chunk)) if (!p.isEmpty()) out.add(p.toLowerCase(Locale.ROOT));

@@ -1,12 +1,10 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.adapters.MergeBase;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.LanguageModel;
-import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.pipeline.db.ClassicModels;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
@@ -52,20 +50,7 @@ final class AskCommand implements Callable<Integer> {
     @Option(names = "--strategy", defaultValue = "agent-3", paramLabel = "NAME",
             description = "prompt-k0, prompt-k3, agent-0, agent-1, agent-2 or agent-3 (default ${DEFAULT-VALUE}).")
     String strategy;
-    @Option(names = "--model", required = true, paramLabel = "MODEL",
-            description = "A model directory or a pulled repo id owner/name[@revision].")
-    String model;
-    @Option(names = "--adapter", paramLabel = "DIR", description = "A PEFT LoRA adapter merged into the model at load time.")
-    Path adapter;
-    @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
-            description = "Weights in memory (default ${DEFAULT-VALUE}: f32 on CPU, f16 on GPU).")
-    String dtype;
-    @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
-            description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
-    String device;
-    @Option(names = "--merge-base", defaultValue = "full", paramLabel = "full|nf4",
-            description = "With --adapter: merge into the base's weights (full) or its NF4 round trip (nf4, as QLoRA trained).")
-    String mergeBase;
+    @Mixin ModelFlags modelFlags;
     @Option(names = "--benchmark", paramLabel = "NAME|PATH",
             description = "Benchmark whose train split gives the exemplars (default: classicmodels for the classicmodels "
                     + "database, else none and the prompts carry no exemplars).")
@@ -111,7 +96,8 @@ final class AskCommand implements Callable<Integer> {
             throw new UserError("--exemplars must be fixed or similar, got '" + exemplarRule + "'");
         }
         ModelLoader.LoadSpec load = loadSpec(settings);
-        Path modelDir = ModelCommand.resolve(model);
+        Path modelDir = ModelCommand.resolve(modelFlags.model);
+        Path adapter = modelFlags.adapter;
         if (adapter != null && !Files.isDirectory(adapter)) {
             throw new UserError("adapter directory not found: " + adapter);
         }
@@ -128,13 +114,8 @@ final class AskCommand implements Callable<Integer> {
     }
 
     private ModelLoader.LoadSpec loadSpec(Settings settings) {
-        DeviceChoice where = DeviceOptions.parse(device);
-        String mb = mergeBase.strip().toLowerCase(Locale.ROOT);
-        if (!mb.equals("full") && !mb.equals("nf4")) throw new UserError("--merge-base must be full or nf4, got '" + mergeBase + "'");
-        if (mb.equals("nf4") && adapter == null) throw new UserError("--merge-base nf4 applies to an --adapter; none given");
-        return new ModelLoader.LoadSpec("djl", dtype, where, MergeBase.valueOf(mb.toUpperCase(Locale.ROOT)),
-                ModelLoader.Workload.of(List.of(strategy), settings.candidates(), settings.tabularPrompt(),
-                        settings.maxNewTokens()));
+        return modelFlags.loadSpec(ModelLoader.Workload.of(List.of(strategy), settings.candidates(),
+                settings.tabularPrompt(), settings.maxNewTokens()));
     }
 
     private Settings settings() {

@@ -312,7 +312,7 @@ final class BenchCommand {
                     + "--max-batch-rows; also how many engine batches the server's scheduler formed (docs/serve.md)."})
     static final class Serve implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Mixin ServedModelOptions load;
+        @Mixin ModelFlags load;
         @Option(names = "--requests", defaultValue = "32", paramLabel = "K", description = "Requests per path (default ${DEFAULT-VALUE}).")
         int requests;
         @Option(names = "--concurrency", defaultValue = "8", paramLabel = "C",

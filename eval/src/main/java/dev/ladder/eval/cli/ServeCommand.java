@@ -47,7 +47,7 @@ final class ServeCommand implements Callable<Integer> {
     static final int PLAN_CONTEXT = 2048;
 
     @Spec CommandSpec spec;
-    @Mixin ServedModelOptions load;
+    @Mixin ModelFlags load;
     @Option(names = "--host", defaultValue = ServerOptions.LOOPBACK, paramLabel = "ADDR",
             description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
     String host;
@@ -202,9 +202,8 @@ final class ServeCommand implements Callable<Integer> {
         static Session open(String model, Path adapter, String mergeBase, String dtype, String device, int maxBatchRows,
                             String servedName, PrintWriter log) {
             DeviceChoice where = DeviceOptions.parse(device);
-            String mb = mergeBase.strip().toLowerCase(Locale.ROOT);
-            if (!mb.equals("full") && !mb.equals("nf4")) throw new UserError("--merge-base must be full or nf4, got '" + mergeBase + "'");
-            if (mb.equals("nf4") && adapter == null) throw new UserError("--merge-base nf4 applies to an --adapter; none given");
+            MergeBase base = ModelFlags.mergeBase(mergeBase, adapter);
+            String mb = base.name().toLowerCase(Locale.ROOT);
             Path dir = ModelCommand.resolve(model);
             if (adapter != null && !Files.isRegularFile(adapter.resolve("adapter_config.json"))) {
                 throw new UserError("--adapter " + adapter + ": no PEFT adapter there (no adapter_config.json)");
@@ -216,7 +215,7 @@ final class ServeCommand implements Callable<Integer> {
                 throw new UserError(e.getMessage(), e);
             }
             ModelLoader.LoadSpec spec = new ModelLoader.LoadSpec("djl", dtype, where,
-                    MergeBase.valueOf(mb.toUpperCase(Locale.ROOT)),
+                    base,
                     new ModelLoader.Workload(maxBatchRows, Math.min(PLAN_CONTEXT, LlamaModel.defaultContext(config))));
             String modelPrint = Fingerprints.ofDirectory(dir);
             String adapterPrint = adapter == null ? "none" : Fingerprints.ofDirectory(adapter);

@@ -3,8 +3,11 @@ package dev.ladder.eval.cli;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** How {@code ladder serve} and {@code ladder bench serve} load the model they serve (one set of flags for both). */
-final class ServedModelOptions {
+/**
+ * How a command loads one model in-process ({@code ladder ask}, {@code ladder serve}, {@code ladder bench serve}): one
+ * set of flags and one reading of them.
+ */
+final class ModelFlags {
     @Option(names = "--model", required = true, paramLabel = "MODEL",
             description = "A model directory or a pulled repo id owner/name[@revision].")
     String model;
@@ -19,6 +22,28 @@ final class ServedModelOptions {
     @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
             description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
     String device;
+
+    /**
+     * The merge base a {@code --merge-base} value names.
+     *
+     * @throws UserError for another value, or nf4 without an adapter
+     */
+    static dev.ladder.adapters.MergeBase mergeBase(String mergeBase, Path adapter) {
+        String mb = mergeBase.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!mb.equals("full") && !mb.equals("nf4")) {
+            throw new dev.ladder.pipeline.db.UserError("--merge-base must be full or nf4, got '" + mergeBase + "'");
+        }
+        if (mb.equals("nf4") && adapter == null) {
+            throw new dev.ladder.pipeline.db.UserError("--merge-base nf4 applies to an --adapter; none given");
+        }
+        return dev.ladder.adapters.MergeBase.valueOf(mb.toUpperCase(java.util.Locale.ROOT));
+    }
+
+    /** How to load the model for {@code workload}. */
+    dev.ladder.eval.run.ModelLoader.LoadSpec loadSpec(dev.ladder.eval.run.ModelLoader.Workload workload) {
+        return new dev.ladder.eval.run.ModelLoader.LoadSpec("djl", dtype, DeviceOptions.parse(device),
+                mergeBase(mergeBase, adapter), workload);
+    }
 
     /** Loads the model for serving. */
     ServeCommand.Session open(int maxBatchRows, String servedName, java.io.PrintWriter log) {

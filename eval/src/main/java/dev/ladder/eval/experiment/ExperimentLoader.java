@@ -12,6 +12,7 @@ import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.pipeline.db.SqlMode;
+import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.eval.score.em.EmMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,7 +51,11 @@ public final class ExperimentLoader {
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
+            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search");
+    /** The {@code settings.structured_search} block ({@code SearchSettings}). */
+    static final List<String> SEARCH_FIELDS = List.of("sketches", "sketch_max_tokens", "table_k", "column_k", "rounds",
+            "threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty",
+            "entity_check", "execution_check", "semantic_checks", "sampled_recheck", "index_values");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode");
 
     /** Names that end up in file names and cell names; '@' is kept for the seed suffix. */
@@ -389,9 +394,33 @@ public final class ExperimentLoader {
         long millis = Math.round(timeoutSeconds * 1000);
         if (millis < 1) throw s.error(s.field("timeout_seconds"), "must be at least 0.001, got " + timeoutSeconds);
         int rowCap = s.integer("row_cap", d.rowCap(), 1);
+        JsonNode searchNode = s.get("structured_search");
+        SearchSettings search = searchNode == null ? d.search()
+                : search(Fields.of(s.source, s.field("structured_search"), searchNode), d.search());
         return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, gateBudget, schemaSubset,
                 projection, rerank, agentK, stops, stopAtSemicolon,
-                Duration.ofMillis(millis), rowCap);
+                Duration.ofMillis(millis), rowCap, search);
+    }
+
+    /** A {@code structured_search} mapping read over {@code d}, key by key. */
+    private static SearchSettings search(Fields s, SearchSettings d) {
+        s.allowOnly(SEARCH_FIELDS);
+        double[] weights = new double[6];
+        String[] names = {"threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty"};
+        double[] defaults = {d.threshold(), d.tableWeight(), d.columnWeight(), d.joinWeight(), d.warningPenalty(),
+                d.violationPenalty()};
+        for (int i = 0; i < names.length; i++) {
+            weights[i] = s.number(names[i], defaults[i]);
+            if (!(weights[i] >= 0) || Double.isInfinite(weights[i])) {
+                throw s.error(s.field(names[i]), "must be a finite number >= 0, got " + weights[i]);
+            }
+        }
+        return new SearchSettings(s.integer("sketches", d.sketches(), 1), s.integer("sketch_max_tokens",
+                d.sketchMaxTokens(), 1), s.integer("table_k", d.tableK(), 1), s.integer("column_k", d.columnK(), 1),
+                s.integer("rounds", d.rounds(), 0), weights[0], weights[1], weights[2], weights[3], weights[4],
+                weights[5], s.bool("entity_check", d.entityCheck()), s.bool("execution_check", d.executionCheck()),
+                s.bool("semantic_checks", d.semanticChecks()), s.bool("sampled_recheck", d.sampledRecheck()),
+                s.bool("index_values", d.indexValues()));
     }
 
     private static ScorerSpec scorers(Fields root) {

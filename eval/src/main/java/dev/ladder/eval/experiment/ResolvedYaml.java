@@ -142,6 +142,24 @@ final class ResolvedYaml {
         m.put("stop_at_semicolon", s.stopAtSemicolon());
         m.put("timeout_seconds", num(s.timeout().toMillis() / 1000.0));
         m.put("row_cap", s.rowCap());
+        var q = s.search();
+        ObjectNode search = m.putObject("structured_search");
+        search.put("sketches", q.sketches());
+        search.put("sketch_max_tokens", q.sketchMaxTokens());
+        search.put("table_k", q.tableK());
+        search.put("column_k", q.columnK());
+        search.put("rounds", q.rounds());
+        search.put("threshold", num(q.threshold()));
+        search.put("table_weight", num(q.tableWeight()));
+        search.put("column_weight", num(q.columnWeight()));
+        search.put("join_weight", num(q.joinWeight()));
+        search.put("warning_penalty", num(q.warningPenalty()));
+        search.put("violation_penalty", num(q.violationPenalty()));
+        search.put("entity_check", q.entityCheck());
+        search.put("execution_check", q.executionCheck());
+        search.put("semantic_checks", q.semanticChecks());
+        search.put("sampled_recheck", q.sampledRecheck());
+        search.put("index_values", q.indexValues());
         return m;
     }
 

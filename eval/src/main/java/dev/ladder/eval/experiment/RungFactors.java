@@ -78,6 +78,9 @@ public final class RungFactors {
         f.put("projection", onOff(candidates && settings.projection(), stage >= 2 && settings == null));
         f.put("rerank", onOff(candidates && settings.rerank(), stage >= 2 && settings == null));
         f.put("repair", stage >= 3 ? ON : OFF);
+        if (strategy.equals(dev.ladder.pipeline.search.StructuredSearchStrategy.NAME)) {
+            f.put("structured search", settings == null ? "?" : searchFactor(settings.search()));
+        }
         if (settings != null) {
             f.put("max_new_tokens", Integer.toString(settings.maxNewTokens()));
             // the temperature only matters to rungs that sample
@@ -111,6 +114,19 @@ public final class RungFactors {
     /** How a factor changes between two rungs, e.g. {@code off -> on}. */
     public static String change(String factor, Map<String, String> from, Map<String, String> to) {
         return from.getOrDefault(factor, "(n/a)") + " -> " + to.getOrDefault(factor, "(n/a)");
+    }
+
+    /** The structured-search knobs that change what it does, in one line. */
+    static String searchFactor(dev.ladder.pipeline.search.SearchSettings q) {
+        List<String> levels = new ArrayList<>(List.of("L0"));
+        if (q.executionCheck()) levels.add("L1");
+        if (q.semanticChecks()) levels.add("L2");
+        if (q.sampledRecheck()) levels.add("L3");
+        return "K=" + q.sketches() + " R=" + q.rounds() + " tables=" + q.tableK() + " columns=" + q.columnK()
+                + " threshold=" + num(q.threshold()) + " weights=" + num(q.tableWeight()) + "/" + num(q.columnWeight())
+                + "/" + num(q.joinWeight()) + " penalties=" + num(q.warningPenalty()) + "/" + num(q.violationPenalty())
+                + " levels=" + String.join("+", levels) + " entities=" + (q.entityCheck() ? ON : OFF)
+                + " values=" + (q.indexValues() ? ON : OFF) + " max_tokens=" + q.sketchMaxTokens();
     }
 
     private static String onOff(boolean on, boolean unknown) {

@@ -1,6 +1,7 @@
 package dev.ladder.eval.experiment;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.strategy.Settings;
 import java.time.Duration;
 import java.util.List;
@@ -23,10 +24,11 @@ import java.util.Objects;
  * @param stopAtSemicolon   also stop every request at {@code ;}
  * @param timeout           wall-clock limit of each SQL execution
  * @param rowCap            rows kept per SQL execution
+ * @param search            the {@code structured_search} block: the structured-search pipeline's knobs
  */
 public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
                            int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK, List<String> stopStrings, boolean stopAtSemicolon, Duration timeout,
-                           int rowCap) {
+                           int rowCap, SearchSettings search) {
 
     /** The pipeline's defaults, so a file that says nothing runs what {@code Settings.DEFAULT} runs. */
     public static final SettingsSpec DEFAULT = new SettingsSpec(Settings.DEFAULT.maxNewTokens(),
@@ -34,11 +36,12 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
             Settings.DEFAULT.gateBudget(), Settings.DEFAULT.schemaSubset(), Settings.DEFAULT.projection(),
             Settings.DEFAULT.rerank(), Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.stopAtSemicolon(),
             Settings.DEFAULT.limits().timeout(),
-            Settings.DEFAULT.limits().rowCap());
+            Settings.DEFAULT.limits().rowCap(), Settings.DEFAULT.search());
 
     public SettingsSpec {
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(search, "search");
         if (gateBudget < 0) throw new IllegalArgumentException("gateBudget must be >= 0, got " + gateBudget);
     }
 
@@ -46,6 +49,6 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
     public Settings toSettings(long seed) {
         return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection,
                 rerank, agentK, stopStrings,
-                stopAtSemicolon, new ExecutionLimits(timeout, rowCap));
+                stopAtSemicolon, new ExecutionLimits(timeout, rowCap), search);
     }
 }

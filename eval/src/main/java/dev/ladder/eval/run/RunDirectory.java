@@ -205,7 +205,47 @@ public final class RunDirectory {
                 }
             }
             writeAtomically(traces(cell.name()), out.toString());
+            writePackages(cell.name(), store.traces(cell.name()));
         }
+    }
+
+    /**
+     * A pipeline's per-item packages: for every trace with {@code evidence} or {@code review} stage steps (the
+     * structured search's evidence package per candidate, and its review package when nothing validated), one JSON
+     * file {@code packages/<cell>/<item>.json} with the item's id, answer, evidence packages and review package.
+     */
+    private void writePackages(String cell, List<String> traces) {
+        for (String trace : traces) {
+            JsonNode node;
+            try {
+                node = JSON.readTree(trace);
+            } catch (JsonProcessingException e) {
+                continue; // reported by writeTraces above
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode pkg = JSON.createObjectNode();
+            com.fasterxml.jackson.databind.node.ArrayNode evidence = JSON.createArrayNode();
+            JsonNode review = null;
+            for (JsonNode step : node.path("steps")) {
+                if (!"stage".equals(step.path("kind").asText())) continue;
+                String stage = step.path("stage").asText();
+                if (stage.equals("evidence") && step.has("detail")) evidence.add(step.get("detail"));
+                if (stage.equals("review") && step.has("detail")) review = step.get("detail");
+            }
+            if (evidence.isEmpty() && review == null) continue;
+            String id = node.path("questionId").asText();
+            pkg.put("item", id);
+            pkg.put("strategy", node.path("strategy").asText());
+            pkg.put("sql", node.path("sql").asText());
+            pkg.put("chosen", node.path("chosen").asText());
+            pkg.set("evidence", evidence);
+            pkg.set("review", review);
+            writeAtomically(packages(cell).resolve(id.replaceAll("[^A-Za-z0-9._-]", "_") + ".json"), json(pkg));
+        }
+    }
+
+    /** The folder of a cell's per-item pipeline packages. */
+    public Path packages(String cell) {
+        return dir.resolve("packages").resolve(safe(cell));
     }
 
     private static String json(JsonNode node) {

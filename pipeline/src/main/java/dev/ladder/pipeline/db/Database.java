@@ -24,6 +24,15 @@ public interface Database extends AutoCloseable {
     /** Guarded execution: never throws for anything the SQL text can cause. */
     Execution execute(String sql, ExecutionLimits limits);
 
+    /**
+     * The database's plan for a query, without running it ({@code EXPLAIN}; SQLite: {@code EXPLAIN QUERY PLAN}),
+     * under the same guard and limits as {@link #execute}: a cheap check that every name resolves and the statement
+     * is valid before it is run. Empty when this database cannot explain.
+     */
+    default java.util.Optional<Execution> explain(String sql, ExecutionLimits limits) {
+        return java.util.Optional.empty();
+    }
+
     /** Tables, columns, keys and row counts (computed once, then cached). */
     Schema schema();
 

@@ -108,6 +108,29 @@ public final class JdbcDatabase implements Database {
         }
     }
 
+    /**
+     * The guard checks the query itself; only then is the plan asked for, so nothing the guard refuses reaches the
+     * server in any form. A lost connection reads as a failure here (explaining is an optional early check; the
+     * execution that follows it recovers).
+     */
+    @Override
+    public synchronized java.util.Optional<Execution> explain(String sql, ExecutionLimits limits) {
+        GuardVerdict verdict = guard.check(sql);
+        String statement = verdict.sql();
+        if (!verdict.accepted()) {
+            return java.util.Optional.of(Execution.failure(statement,
+                    verdict.syntax() ? ExecutionError.Kind.SYNTAX : ExecutionError.Kind.REJECTED, verdict.reason()));
+        }
+        String prefix = kind.dialect() == Dialect.SQLITE ? "EXPLAIN QUERY PLAN " : "EXPLAIN ";
+        try {
+            return java.util.Optional.of(attempt(prefix + statement, limits));
+        } catch (Lost lost) {
+            dropConnection();
+            return java.util.Optional.of(Execution.failure(statement, ExecutionError.Kind.OTHER,
+                    "the database could not explain it: " + oneLine(lost.getCause())));
+        }
+    }
+
     /** One try; {@link Lost} when the infrastructure, not the SQL, failed. */
     private Execution attempt(String statement, ExecutionLimits limits) throws Lost {
         long started = System.nanoTime();

@@ -28,15 +28,26 @@ public final class PromptTemplates {
      * @throws IllegalArgumentException naming the resource when there is none by that name
      */
     public static PromptTemplate load(String name) {
-        Objects.requireNonNull(name, "name");
-        return CACHE.computeIfAbsent(name, PromptTemplates::read);
+        return load(FOLDER, name);
     }
 
-    private static PromptTemplate read(String name) {
+    /**
+     * A template from a pipeline's own folder: {@code load("dev/ladder/pipeline/search/", "sketch")} reads
+     * {@code dev/ladder/pipeline/search/sketch.txt}.
+     *
+     * @param folder a class-path folder ending in {@code /}
+     */
+    public static PromptTemplate load(String folder, String name) {
+        Objects.requireNonNull(folder, "folder");
+        Objects.requireNonNull(name, "name");
+        return CACHE.computeIfAbsent(folder + name, key -> read(folder, name));
+    }
+
+    private static PromptTemplate read(String folder, String name) {
         if (!name.matches("[A-Za-z0-9_-]+")) {
             throw new IllegalArgumentException("bad prompt template name '" + name + "' (letters, digits, - and _ only)");
         }
-        String resource = FOLDER + name + ".txt";
+        String resource = folder + name + ".txt";
         try (InputStream in = PromptTemplates.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalArgumentException("no prompt template '" + name + "': resource " + resource

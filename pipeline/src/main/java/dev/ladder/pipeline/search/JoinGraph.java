@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -74,6 +75,35 @@ public final class JoinGraph {
     /** The foreign-key joins directly between two tables, oriented from {@code a}. */
     public List<Edge> direct(String a, String b) {
         return edges.getOrDefault(key(a), List.of()).stream().filter(e -> key(e.to()).equals(key(b))).toList();
+    }
+
+    /**
+     * Whether {@code a.aColumn = b.bColumn} follows a foreign key (either direction; one column pair of a composite
+     * key counts, the key's other pairs being separate conditions).
+     */
+    public boolean followsKey(String a, String aColumn, String b, String bColumn) {
+        for (Edge e : direct(a, b)) {
+            for (int i = 0; i < e.fromColumns().size(); i++) {
+                if (e.fromColumns().get(i).equalsIgnoreCase(aColumn) && e.toColumns().get(i).equalsIgnoreCase(bColumn)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Every foreign-key join between two tables of the set (each key once, oriented as declared). */
+    public List<Edge> edgesAmong(Collection<String> tables) {
+        Set<String> in = new HashSet<>();
+        tables.forEach(t -> in.add(key(t)));
+        List<Edge> out = new ArrayList<>();
+        for (String t : in) {
+            for (Edge e : edges.getOrDefault(t, List.of())) {
+                if (in.contains(key(e.to())) && key(e.from()).equals(key(e.key().table()))) out.add(e);
+            }
+        }
+        out.sort(Comparator.comparing(Edge::condition));
+        return out;
     }
 
     /**

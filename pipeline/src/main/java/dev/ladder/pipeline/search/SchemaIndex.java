@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -59,16 +60,26 @@ public final class SchemaIndex {
 
     /** Embeds every table and column now. */
     public static SchemaIndex build(Schema schema, SentenceEmbedder embedder) {
+        return build(schema, embedder, null);
+    }
+
+    /**
+     * @param values sample values by lower-case {@code table.column}; null: texts without row counts and values
+     */
+    public static SchemaIndex build(Schema schema, SentenceEmbedder embedder, Map<String, List<String>> values) {
         List<Entry> out = new ArrayList<>();
         for (Table t : schema.tables()) {
-            String tt = tableText(t);
+            String tt = tableText(t) + (values == null ? "" : " (" + t.rowCount() + " rows)");
             out.add(new Entry(t.name(), null, tt, embedder.embed(tt)));
             for (Column c : t.columns()) {
                 String ct = columnText(t, c);
+                List<String> samples = values == null ? null
+                        : values.get((t.name() + "." + c.name()).toLowerCase(Locale.ROOT));
+                if (samples != null && !samples.isEmpty()) ct += ", e.g. " + String.join(", ", samples);
                 out.add(new Entry(t.name(), c.name(), ct, embedder.embed(ct)));
             }
         }
-        return new SchemaIndex(fingerprint(schema), out);
+        return new SchemaIndex(fingerprint(schema, values), out);
     }
 
     /**
@@ -76,7 +87,12 @@ public final class SchemaIndex {
      * (written to a temporary file and moved into place, so a concurrent reader never sees half a file).
      */
     public static SchemaIndex cached(Schema schema, SentenceEmbedder embedder, Path dir) {
-        String print = fingerprint(schema);
+        return cached(schema, embedder, dir, null);
+    }
+
+    /** {@link #cached(Schema, SentenceEmbedder, Path)} with sample values (see {@link #build(Schema, SentenceEmbedder, Map)}). */
+    public static SchemaIndex cached(Schema schema, SentenceEmbedder embedder, Path dir, Map<String, List<String>> values) {
+        String print = fingerprint(schema, values);
         Path file = dir.resolve("schema-index-" + schema.database().replaceAll("[^A-Za-z0-9_.-]", "_") + "-"
                 + print.substring(0, 16) + ".bin");
         if (Files.isRegularFile(file)) {
@@ -87,7 +103,7 @@ public final class SchemaIndex {
                 // rebuilt below
             }
         }
-        SchemaIndex built = build(schema, embedder);
+        SchemaIndex built = build(schema, embedder, values);
         try {
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, "schema-index", ".tmp");
@@ -115,7 +131,16 @@ public final class SchemaIndex {
 
     /** What the vectors depend on: every table, column, type and key, and how texts are written. */
     static String fingerprint(Schema schema) {
+        return fingerprint(schema, null);
+    }
+
+    static String fingerprint(Schema schema, Map<String, List<String>> values) {
         StringBuilder sb = new StringBuilder("v" + TEXT_VERSION + "\n");
+        if (values != null) {
+            sb.append("values\n");
+            schema.tables().forEach(t -> sb.append(t.name()).append(' ').append(t.rowCount()).append('\n'));
+            new java.util.TreeMap<>(values).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+        }
         for (Table t : schema.tables()) {
             sb.append(t.name()).append('\n');
             for (Column c : t.columns()) sb.append(' ').append(c.name()).append(' ').append(c.type()).append('\n');

@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.strategy;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.search.SearchSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -47,9 +48,11 @@ import java.util.Objects;
  *                          would drop anyway. A {@code ;} inside a string literal stops too early (the cut output is
  *                          then rejected as an unterminated literal): turn this off for data where that matters
  * @param limits            limits of every execution a strategy runs (default {@link ExecutionLimits#DEFAULT})
+ * @param search            the structured-search pipeline's knobs (default {@link SearchSettings#DEFAULT})
  */
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
-                       int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits) {
+                       int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits,
+                       SearchSettings search) {
 
     /**
      * The base of this seed's sampler seeds: {@link #seed} through SplitMix64's finaliser (a bijection, so distinct
@@ -77,7 +80,7 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     public static final String SEMICOLON = ";";
 
     public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 4, true, true, true, 3, List.of("\nQuestion:"),
-            true, ExecutionLimits.DEFAULT);
+            true, ExecutionLimits.DEFAULT, SearchSettings.DEFAULT);
 
     public Settings {
         if (maxNewTokens < 1) throw new IllegalArgumentException("maxNewTokens must be >= 1, got " + maxNewTokens);
@@ -89,34 +92,39 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         if (k < 0) throw new IllegalArgumentException("k must be >= 0, got " + k);
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(search, "search");
+    }
+
+    public Settings withSearch(SearchSettings s) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, s);
     }
 
     public Settings withMaxNewTokens(int n) {
-        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search);
     }
 
     public Settings withCandidates(int n) {
-        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search);
     }
 
     public Settings withSampling(double temperature, long newSeed) {
-        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search);
     }
 
     public Settings withTabularPrompt(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search);
     }
 
     public Settings withK(int exemplars) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits, search);
     }
 
     public Settings withStopStrings(List<String> stops) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits, search);
     }
 
     public Settings withStopAtSemicolon(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits, search);
     }
 
     /** The stop strings a request carries: {@link #stopStrings}, then {@code ;} when {@link #stopAtSemicolon}. */
@@ -128,11 +136,11 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     }
 
     public Settings withGateBudget(int n) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search);
     }
 
     /** The agent-2 mechanisms' switches (the candidate count and the tabular prompt have their own). */
     public Settings withMechanisms(boolean subset, boolean project, boolean rank) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits, search);
     }
 }

@@ -3,7 +3,10 @@ package dev.ladder.pipeline.strategy;
 import java.util.List;
 import java.util.Locale;
 
-/** The rungs of the ablation ladder by name, bottom rung first. */
+/**
+ * Every strategy by name: the rungs of the ablation ladder, bottom rung first, then the published pipelines with
+ * their own baselines ({@code prompt-k1}: the direct one-shot prompt structured search is compared with).
+ */
 public final class Strategies {
 
     private static final List<Strategy> ALL = List.of(
@@ -12,16 +15,18 @@ public final class Strategies {
             new AgentStrategy(AgentStrategy.GATE),
             new AgentStrategy(AgentStrategy.CLAMPS),
             new AgentStrategy(AgentStrategy.CANDIDATES),
-            new AgentStrategy(AgentStrategy.REPAIR));
+            new AgentStrategy(AgentStrategy.REPAIR),
+            new PromptStrategy("prompt-k1", 1),
+            new dev.ladder.pipeline.search.StructuredSearchStrategy());
 
     private Strategies() {}
 
-    /** {@code prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3}. */
+    /** {@code prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search}. */
     public static List<String> names() {
         return ALL.stream().map(Strategy::name).toList();
     }
 
-    /** Every rung, bottom first. */
+    /** Every strategy, in {@link #names()} order. */
     public static List<Strategy> all() {
         return ALL;
     }

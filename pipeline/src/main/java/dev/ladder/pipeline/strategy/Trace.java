@@ -137,6 +137,8 @@ public record Trace(String questionId, String strategy, String sql, String chose
                 sb.append("  subset: ").append(String.join(", ", sub.tables()));
                 if (!sub.joinHints().isEmpty()) sb.append("; joins ").append(String.join("; ", sub.joinHints()));
                 sb.append('\n');
+            } else if (s instanceof TraceStep.Stage st) {
+                sb.append("  ").append(st.stage()).append(src).append(": ").append(oneLine(st.summary())).append('\n');
             } else if (s instanceof TraceStep.Repair r) {
                 sb.append("  repair").append(src).append(": ").append(oneLine(r.failedSql())).append("  <- ")
                         .append(oneLine(r.error())).append('\n');

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * One thing a strategy did for a question. In JSON each step is an object whose {@code kind} names the record
  * ({@code generate}, {@code clean}, {@code intent}, {@code clamp}, {@code project}, {@code execute}, {@code score},
- * {@code keep}, {@code repair}, {@code subset}); {@code source} names the candidate it concerns ({@code standard},
+ * {@code keep}, {@code repair}, {@code subset}, {@code stage}); {@code source} names the candidate it concerns ({@code standard},
  * {@code tabular}, {@code sample-1} ..., {@code gate-1} ..., {@code repair}).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
@@ -18,7 +18,8 @@ import java.util.Map;
     @JsonSubTypes.Type(TraceStep.Intent.class), @JsonSubTypes.Type(TraceStep.Clamp.class),
     @JsonSubTypes.Type(TraceStep.Project.class), @JsonSubTypes.Type(TraceStep.Execute.class),
     @JsonSubTypes.Type(TraceStep.Score.class), @JsonSubTypes.Type(TraceStep.Keep.class),
-    @JsonSubTypes.Type(TraceStep.Repair.class), @JsonSubTypes.Type(TraceStep.Subset.class)
+    @JsonSubTypes.Type(TraceStep.Repair.class), @JsonSubTypes.Type(TraceStep.Subset.class),
+    @JsonSubTypes.Type(TraceStep.Stage.class)
 })
 public sealed interface TraceStep {
 
@@ -111,4 +112,17 @@ public sealed interface TraceStep {
      */
     @JsonTypeName("subset")
     record Subset(String source, List<String> tables, List<String> joinHints) implements TraceStep {}
+
+    /**
+     * A named stage of a published pipeline (structured search's {@code sketches}, {@code entities},
+     * {@code evidence}, {@code validate-L0} ...): what it found in one line, and its own record as JSON. One step kind
+     * for every pipeline, so a new pipeline adds stages without changing how traces are read.
+     *
+     * @param stage   the stage's name
+     * @param summary what it found, in words (one line)
+     * @param detail  the stage's record (a pipeline's own types, as JSON); null when the summary says everything
+     */
+    @JsonTypeName("stage")
+    record Stage(String source, String stage, String summary, com.fasterxml.jackson.databind.JsonNode detail)
+            implements TraceStep {}
 }

@@ -27,8 +27,9 @@ import java.util.Set;
 /**
  * One question being answered: the trace under construction, the executions so far (by SQL text, so the same text is
  * never run twice for a question) and the steps every rung is made of. Not shared between questions or threads.
+ * Public for the published pipelines' packages, which answer with the same calls, executions and trace.
  */
-final class Work {
+public final class Work {
 
     /** Candidate names and form names as the trace spells them. */
     static final String STANDARD = "standard";
@@ -49,23 +50,39 @@ final class Work {
      * @param prompt  the formatted prompt
      * @param sampled false: greedy; true: the settings' sample temperature with {@code seed}
      * @param seed    the request's sampler seed (0 for a greedy call)
+     * @param maxNewTokens the request's token budget; 0: the settings' {@link Settings#maxNewTokens}
+     * @param stops   the request's stop strings; null: the settings' {@link Settings#requestStops}
      */
-    record Call(String source, List<String> sources, String prompt, boolean sampled, long seed) {
-        Call {
+    public record Call(String source, List<String> sources, String prompt, boolean sampled, long seed,
+                       int maxNewTokens, List<String> stops) {
+        public Call {
             sources = List.copyOf(sources);
+            stops = stops == null ? null : List.copyOf(stops);
         }
 
-        static Call greedy(String source, String prompt) {
+        Call(String source, List<String> sources, String prompt, boolean sampled, long seed) {
+            this(source, sources, prompt, sampled, seed, 0, null);
+        }
+
+        public static Call greedy(String source, String prompt) {
             return new Call(source, List.of(source), prompt, false, 0);
         }
 
-        static Call sampled(String source, List<String> sources, String prompt, long seed) {
+        public static Call sampled(String source, List<String> sources, String prompt, long seed) {
             return new Call(source, sources, prompt, true, seed);
+        }
+
+        /**
+         * A greedy call whose answer is a JSON document, not one SQL statement: its own token budget, and no stop
+         * strings (a {@code ;} inside the JSON's SQL must not end it).
+         */
+        public static Call json(String source, String prompt, int maxNewTokens) {
+            return new Call(source, List.of(source), prompt, false, 0, maxNewTokens, List.of());
         }
     }
 
     /** One raw model output and the candidate it is. */
-    record Output(String source, String raw) {}
+    public record Output(String source, String raw) {}
 
     /**
      * A candidate after post-processing, clamps, projection and execution of its forms.
@@ -87,12 +104,12 @@ final class Work {
     /** One form of a candidate: its name and text. */
     private record Form(String name, String sql) {}
 
-    final Question question;
-    final StrategyContext ctx;
-    final Trace.Builder trace;
+    public final Question question;
+    public final StrategyContext ctx;
+    public final Trace.Builder trace;
     private final Map<String, Execution> executions = new HashMap<>();
 
-    Work(Question question, StrategyContext ctx, String strategy) {
+    public Work(Question question, StrategyContext ctx, String strategy) {
         this.question = question;
         this.ctx = ctx;
         this.trace = new Trace.Builder(question.id(), strategy);
@@ -121,14 +138,14 @@ final class Work {
     }
 
     /** All calls in one {@code generate} (so an engine can batch them); outputs in call order, one trace step per call. */
-    List<Output> generate(List<Call> calls) {
+    public List<Output> generate(List<Call> calls) {
         Settings s = ctx.settings();
         Sampling sample = new Sampling(s.sampleTemperature(), 0, 1.0);
-        List<String> stops = s.requestStops();
         List<GenerationRequest> requests = new ArrayList<>();
         for (Call c : calls) {
-            requests.add(new GenerationRequest(c.prompt(), null, s.maxNewTokens(), c.sampled() ? sample : Sampling.GREEDY,
-                    c.sources().size(), c.sampled() ? c.seed() : 0, Set.of(), stops));
+            requests.add(new GenerationRequest(c.prompt(), null, c.maxNewTokens() > 0 ? c.maxNewTokens() : s.maxNewTokens(),
+                    c.sampled() ? sample : Sampling.GREEDY, c.sources().size(), c.sampled() ? c.seed() : 0, Set.of(),
+                    stopsOf(c)));
         }
         List<Completion> completions = ctx.model().generate(requests);
         if (completions.size() != calls.size()) {
@@ -155,18 +172,22 @@ final class Work {
                     ? "t=" + s.sampleTemperature() + " seed=" + call.seed()
                     : "greedy";
             trace.add(new TraceStep.Generate(call.source(), call.sources(), sampling, done.promptTokens(), generated,
-                    done.prefillMillis(), done.decodeMillis(), texts, finishes, stops));
+                    done.prefillMillis(), done.decodeMillis(), texts, finishes, stopsOf(call)));
         }
         return outputs;
     }
 
-    Cleaned clean(Output output) {
+    private List<String> stopsOf(Call c) {
+        return c.stops() != null ? c.stops() : ctx.settings().requestStops();
+    }
+
+    public Cleaned clean(Output output) {
         Cleaned c = SqlPostProcessor.clean(output.raw(), ctx.schema(), ctx.db().dialect());
         trace.add(new TraceStep.Clean(output.source(), output.raw(), c.sql(), c.steps(), c.rejection()));
         return c;
     }
 
-    IntentProfile intent() {
+    public IntentProfile intent() {
         IntentProfile p = IntentClassifier.classify(question.text(), ctx.schema());
         trace.add(new TraceStep.Intent(null, p.intent().name(), p.wantsOrder(), p.wantsLimit(), p.limitN(),
                 p.wantsDistinct(), p.wantsGrouping(), p.namedFields()));
@@ -221,7 +242,7 @@ final class Work {
     }
 
     /** Guarded execution under the settings' limits; a text already executed for this question is not run again. */
-    Execution execute(String source, String sql) {
+    public Execution execute(String source, String sql) {
         Execution e = executions.get(sql);
         boolean cached = e != null;
         long millis = 0;
@@ -243,7 +264,7 @@ final class Work {
     }
 
     /** The execution of a text already run for this question, or null. */
-    Execution executed(String sql) {
+    public Execution executed(String sql) {
         return executions.get(sql);
     }
 
@@ -253,7 +274,7 @@ final class Work {
         return new Scored(r, s);
     }
 
-    Answer answer(String sql, String chosen, String decision) {
+    public Answer answer(String sql, String chosen, String decision) {
         return new Answer(sql, trace.build(sql, chosen, decision));
     }
 

@@ -1,0 +1,71 @@
+package dev.ladder.pipeline.search;
+
+/**
+ * The knobs of the structured-search pipeline ({@code settings.structured_search} in an experiment file). Every
+ * stage after the sketches can be switched off on its own, so that its effect can be measured.
+ *
+ * @param sketches         K: SQL candidates the one sketch call asks for (default 3)
+ * @param sketchMaxTokens  token budget of the sketch call and of each repair call, which answer in JSON (default 1024)
+ * @param tableK           phase 1: tables recalled for the question (default 4)
+ * @param columnK          phase 2: columns aligned within the recalled tables (default 8)
+ * @param rounds           R: most repair rounds (default 3; 0 turns the loop off)
+ * @param threshold        a schema-valid candidate scoring at least this stops the search (default 0.6)
+ * @param tableWeight      weight of the tables' average evidence in the score (default 0.4)
+ * @param columnWeight     weight of the columns' average evidence (default 0.4)
+ * @param joinWeight       weight of the joins' average evidence (default 0.2)
+ * @param warningPenalty   subtracted per disagreement between the two entity channels (default 0.05)
+ * @param violationPenalty subtracted per violation a validation level finds (default 0.1)
+ * @param entityCheck      the second entity channel: the model's declared entities compared with what its SQL uses
+ *                         (off: no warnings, no penalties)
+ * @param executionCheck   validation level L1: EXPLAIN, then execution under the limits (off: L0's verdict only)
+ * @param semanticChecks   validation level L2: the candidate's shape against the question's intent
+ * @param sampledRecheck   validation level L3: COUNT(*) over joins recomputed against the first table's distinct
+ *                         keys, to catch rows multiplied by a join (default off)
+ * @param indexValues      schema index texts add row counts and a few sample values of text columns (default off;
+ *                         queries the database once per index build)
+ */
+public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int columnK, int rounds, double threshold,
+                             double tableWeight, double columnWeight, double joinWeight, double warningPenalty,
+                             double violationPenalty, boolean entityCheck, boolean executionCheck,
+                             boolean semanticChecks, boolean sampledRecheck, boolean indexValues) {
+
+    public static final SearchSettings DEFAULT = new SearchSettings(3, 1024, 4, 8, 3, 0.6, 0.4, 0.4, 0.2, 0.05, 0.1,
+            true, true, true, false, false);
+
+    public SearchSettings {
+        if (sketches < 1) throw new IllegalArgumentException("sketches must be >= 1, got " + sketches);
+        if (sketchMaxTokens < 1) throw new IllegalArgumentException("sketch_max_tokens must be >= 1, got " + sketchMaxTokens);
+        if (tableK < 1) throw new IllegalArgumentException("table_k must be >= 1, got " + tableK);
+        if (columnK < 1) throw new IllegalArgumentException("column_k must be >= 1, got " + columnK);
+        if (rounds < 0) throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
+        for (double w : new double[] {threshold, tableWeight, columnWeight, joinWeight, warningPenalty, violationPenalty}) {
+            if (!(w >= 0) || Double.isInfinite(w)) {
+                throw new IllegalArgumentException("weights, penalties and the threshold must be finite and >= 0, got " + w);
+            }
+        }
+    }
+
+    public SearchSettings withRounds(int r) {
+        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, r, threshold, tableWeight, columnWeight,
+                joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
+                sampledRecheck, indexValues);
+    }
+
+    public SearchSettings withSketches(int k) {
+        return new SearchSettings(k, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight, columnWeight,
+                joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
+                sampledRecheck, indexValues);
+    }
+
+    public SearchSettings withChecks(boolean entities, boolean execution, boolean semantic, boolean recheck) {
+        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight,
+                columnWeight, joinWeight, warningPenalty, violationPenalty, entities, execution, semantic, recheck,
+                indexValues);
+    }
+
+    public SearchSettings withThreshold(double t) {
+        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, t, tableWeight, columnWeight,
+                joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
+                sampledRecheck, indexValues);
+    }
+}

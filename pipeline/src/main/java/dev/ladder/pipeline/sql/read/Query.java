@@ -238,6 +238,14 @@ public final class Query {
         return SchemaReferences.of(tokens, schema);
     }
 
+    /**
+     * Every table and column reference of the parsed query resolved against the schema, scope by scope (see
+     * {@link SchemaBinding}); not parsed: {@code parsed} false and the parser's reason. Not cached.
+     */
+    public SchemaBinding binding(Schema schema) {
+        return SchemaBinding.of(this, schema);
+    }
+
     /** The values of the string literals, in order. */
     public List<String> strings() {
         return tokens.stream().filter(t -> t.type() == SqlToken.Type.STRING).map(Identifiers::unquote).toList();

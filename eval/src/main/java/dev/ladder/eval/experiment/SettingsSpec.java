@@ -45,6 +45,14 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
         if (gateBudget < 0) throw new IllegalArgumentException("gateBudget must be >= 0, got " + gateBudget);
     }
 
+    /** Settings whose structured-search block is the default one. */
+    public SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
+                        int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK,
+                        List<String> stopStrings, boolean stopAtSemicolon, Duration timeout, int rowCap) {
+        this(maxNewTokens, candidates, sampleTemperature, tabularPrompt, gateBudget, schemaSubset, projection, rerank,
+                agentK, stopStrings, stopAtSemicolon, timeout, rowCap, SearchSettings.DEFAULT);
+    }
+
     /** The pipeline settings of a cell run with {@code seed}. */
     public Settings toSettings(long seed) {
         return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection,

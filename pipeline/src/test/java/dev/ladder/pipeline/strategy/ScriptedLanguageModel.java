@@ -20,7 +20,7 @@ import java.util.List;
  * Every request is recorded. Stop strings are ignored unless {@link #honouringStops} is called: then a text is cut
  * before the earliest stop string it contains, as an engine does.
  */
-final class ScriptedLanguageModel implements LanguageModel {
+public final class ScriptedLanguageModel implements LanguageModel {
 
     private record Rule(String promptContains, Deque<String> texts) {}
 
@@ -31,44 +31,44 @@ final class ScriptedLanguageModel implements LanguageModel {
     private final PromptFormat format;
     private boolean honourStops;
 
-    ScriptedLanguageModel(PromptFormat format) {
+    public ScriptedLanguageModel(PromptFormat format) {
         this.format = format;
     }
 
     /** In the completion format with Llama 3's BOS, the format base models use. */
-    ScriptedLanguageModel() {
+    public ScriptedLanguageModel() {
         this(new CompletionFormat("<|begin_of_text|>"));
     }
 
     /** Outputs for any prompt, in order. */
-    ScriptedLanguageModel then(String... texts) {
+    public ScriptedLanguageModel then(String... texts) {
         any.texts().addAll(List.of(texts));
         return this;
     }
 
     /** Outputs for prompts containing {@code promptContains}, in order (tried before {@link #then}). */
-    ScriptedLanguageModel when(String promptContains, String... texts) {
+    public ScriptedLanguageModel when(String promptContains, String... texts) {
         rules.add(new Rule(promptContains, new ArrayDeque<>(List.of(texts))));
         return this;
     }
 
     /** From now on cut every text before the request's earliest stop string, finishing with {@code STOP_STRING}. */
-    ScriptedLanguageModel honouringStops() {
+    public ScriptedLanguageModel honouringStops() {
         honourStops = true;
         return this;
     }
 
-    List<GenerationRequest> requests() {
+    public List<GenerationRequest> requests() {
         return List.copyOf(requests);
     }
 
     /** The number of requests of each {@code generate} call, in call order. */
-    List<Integer> calls() {
+    public List<Integer> calls() {
         return List.copyOf(calls);
     }
 
     /** Scripted texts nobody asked for. */
-    int unused() {
+    public int unused() {
         return any.texts().size() + rules.stream().mapToInt(r -> r.texts().size()).sum();
     }
 

@@ -9,6 +9,7 @@ import dev.ladder.eval.score.em.EmMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.ladder.pipeline.search.SearchSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,6 +88,26 @@ class ExperimentLoaderTest {
                 agent1.projection())).containsOnly(false);
         assertThat(e.settingsOf(e.rungs().get(5))).isEqualTo(e.settings());
         assertThat(e.settings().gateBudget()).isPositive();
+        assertThat(e.warnings()).isEmpty();
+    }
+
+    @Test
+    void loadsThePipelinesExperimentWithItsStructuredSearchBlock() {
+        Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("pipelines.yaml"));
+        assertThat(e.rungs()).extracting(RungSpec::name).containsExactly("prompt-k0", "prompt-k3", "agent-3", "prompt-k1",
+                "structured-search", "ss-no-repair");
+        SearchSettings full = e.settingsOf(e.rungs().get(4)).search();
+        assertThat(full).isEqualTo(SearchSettings.DEFAULT);
+        SearchSettings noRepair = e.settingsOf(e.rungs().get(5)).search();
+        assertThat(noRepair).isEqualTo(SearchSettings.DEFAULT.withRounds(0));
+        assertThat(e.settingsOf(e.rungs().get(5)).toSettings(0).search().rounds()).isZero();
+        // one factor apart: the comparison of the two is attributable
+        assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(5)), RungFactors.of(e, e.rungs().get(4))))
+                .containsExactly("structured search");
+        // the resolved file reads back to the same experiment
+        Experiment again = ExperimentLoader.parse(e.toResolvedYaml(), "resolved.yaml");
+        assertThat(again.settingsOf(again.rungs().get(5))).isEqualTo(e.settingsOf(e.rungs().get(5)));
+        assertThat(again.settings()).isEqualTo(e.settings());
         assertThat(e.warnings()).isEmpty();
     }
 
@@ -173,6 +194,11 @@ class ExperimentLoaderTest {
             "'  - {name: x, strategy: agent-2, settings: {re_rank: false}}' | strategies[3].settings.re_rank   | did you mean 'rerank'",
             "'  - {name: x, strategy: agent-2, settings: {gate_budget: -1}}' | strategies[3].settings.gate_budget | must be >= 0",
             "'  - {name: x, strategy: agent-2, settings: off}'              | strategies[3].settings           | expected a mapping",
+            "'  - {name: x, strategy: structured-search, settings: {structured_search: {rounds: -1}}}' | strategies[3].settings.structured_search.rounds | must be >= 0",
+            "'  - {name: x, strategy: structured-search, settings: {structured_search: {round: 2}}}' | strategies[3].settings.structured_search.round | did you mean 'rounds'",
+            "'  - {name: x, strategy: structured-search, settings: {structured_search: {threshold: -0.5}}}' | strategies[3].settings.structured_search.threshold | finite number >= 0",
+            "'  - {name: x, strategy: structured-search, settings: {structured_search: {sampled_recheck: 1}}}' | strategies[3].settings.structured_search.sampled_recheck | expected true or false",
+            "'  - {name: x, strategy: structured-search, settings: {structured_search: [1]}}' | strategies[3].settings.structured_search | expected a mapping",
     })
     void rejectsBadRungs(String rung, String field, String problem) {
         String text = VALID + rung + "\n";

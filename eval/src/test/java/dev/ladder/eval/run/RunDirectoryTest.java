@@ -94,6 +94,30 @@ class RunDirectoryTest {
     }
 
     @Test
+    void aPipelinesEvidenceAndReviewPackagesGetOneFilePerItem() throws IOException {
+        RunDirectory run = RunDirectory.create(tmp.resolve("packages-run"));
+        String withPackages = "{\"questionId\":\"dev/1\",\"strategy\":\"structured-search\",\"sql\":\"SELECT 1\","
+                + "\"chosen\":\"sketch-1\",\"steps\":[{\"kind\":\"stage\",\"source\":\"sketch-1\",\"stage\":\"evidence\","
+                + "\"summary\":\"s\",\"detail\":{\"source\":\"sketch-1\",\"tableScore\":1.0}},{\"kind\":\"stage\","
+                + "\"stage\":\"review\",\"summary\":\"r\",\"detail\":{\"reason\":\"no candidate is schema-valid\"}}]}";
+        try (ResultsStore s = run.openResults()) {
+            s.putCell(K0);
+            s.put(ResultsStoreTest.result(K0, "dev/1", "SELECT 1", true), 0, withPackages);
+            s.put(ResultsStoreTest.result(K0, "dev-2", "SELECT 2", true), 1, "{\"questionId\":\"dev-2\",\"steps\":[]}");
+            run.writeTraces(s);
+        }
+        try (Stream<Path> files = Files.list(run.packages(K0.name()))) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("dev_1.json");
+        }
+        JsonNode pkg = new ObjectMapper().readTree(run.packages(K0.name()).resolve("dev_1.json").toFile());
+        assertThat(pkg.get("item").asText()).isEqualTo("dev/1");
+        assertThat(pkg.get("chosen").asText()).isEqualTo("sketch-1");
+        assertThat(pkg.get("evidence")).hasSize(1);
+        assertThat(pkg.get("evidence").get(0).get("tableScore").asDouble()).isEqualTo(1.0);
+        assertThat(pkg.get("review").get("reason").asText()).isEqualTo("no candidate is schema-valid");
+    }
+
+    @Test
     void predictionFilesFollowSpiderBirdAndLadderFormats() throws IOException {
         RunDirectory run = RunDirectory.create(tmp.resolve("run"));
         try (ResultsStore s = run.openResults()) {

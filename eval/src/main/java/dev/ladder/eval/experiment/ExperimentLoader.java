@@ -12,6 +12,7 @@ import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.pipeline.db.SqlMode;
+import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.eval.score.em.EmMode;
 import java.io.IOException;
@@ -51,7 +52,11 @@ public final class ExperimentLoader {
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search");
+            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search", "gsr");
+    /** The {@code settings.gsr} block ({@code GsrSettings}). */
+    static final List<String> GSR_FIELDS = List.of("decomposition", "schema_linking", "execution_refinement",
+            "linking_rounds", "value_examples", "max_indexed_values", "result_rows", "explore_limit", "temperature",
+            "max_tokens");
     /** The {@code settings.structured_search} block ({@code SearchSettings}). */
     static final List<String> SEARCH_FIELDS = List.of("sketches", "sketch_max_tokens", "table_k", "column_k", "rounds",
             "threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty",
@@ -397,9 +402,23 @@ public final class ExperimentLoader {
         JsonNode searchNode = s.get("structured_search");
         SearchSettings search = searchNode == null ? d.search()
                 : search(Fields.of(s.source, s.field("structured_search"), searchNode), d.search());
+        JsonNode gsrNode = s.get("gsr");
+        GsrSettings gsr = gsrNode == null ? d.gsr() : gsr(Fields.of(s.source, s.field("gsr"), gsrNode), d.gsr());
         return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, gateBudget, schemaSubset,
                 projection, rerank, agentK, stops, stopAtSemicolon,
-                Duration.ofMillis(millis), rowCap, search);
+                Duration.ofMillis(millis), rowCap, search, gsr);
+    }
+
+    /** A {@code gsr} mapping read over {@code d}, key by key. */
+    private static GsrSettings gsr(Fields s, GsrSettings d) {
+        s.allowOnly(GSR_FIELDS);
+        double t = s.number("temperature", d.temperature());
+        if (!(t >= 0)) throw s.error(s.field("temperature"), "must be >= 0 (0: greedy), got " + t);
+        return new GsrSettings(s.bool("decomposition", d.decomposition()), s.bool("schema_linking", d.schemaLinking()),
+                s.bool("execution_refinement", d.executionRefinement()), s.integer("linking_rounds", d.linkingRounds(), 1),
+                s.integer("value_examples", d.valueExamples(), 1), s.integer("max_indexed_values", d.maxIndexedValues(), 1),
+                s.integer("result_rows", d.resultRows(), 1), s.integer("explore_limit", d.exploreLimit(), 1), t,
+                s.integer("max_tokens", d.maxTokens(), 1));
     }
 
     /** A {@code structured_search} mapping read over {@code d}, key by key. */

@@ -160,6 +160,18 @@ final class ResolvedYaml {
         search.put("semantic_checks", q.semanticChecks());
         search.put("sampled_recheck", q.sampledRecheck());
         search.put("index_values", q.indexValues());
+        var g = s.gsr();
+        ObjectNode gsr = m.putObject("gsr");
+        gsr.put("decomposition", g.decomposition());
+        gsr.put("schema_linking", g.schemaLinking());
+        gsr.put("execution_refinement", g.executionRefinement());
+        gsr.put("linking_rounds", g.linkingRounds());
+        gsr.put("value_examples", g.valueExamples());
+        gsr.put("max_indexed_values", g.maxIndexedValues());
+        gsr.put("result_rows", g.resultRows());
+        gsr.put("explore_limit", g.exploreLimit());
+        gsr.put("temperature", num(g.temperature()));
+        gsr.put("max_tokens", g.maxTokens());
         return m;
     }
 

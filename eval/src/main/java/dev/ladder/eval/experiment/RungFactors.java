@@ -81,6 +81,9 @@ public final class RungFactors {
         if (strategy.equals(dev.ladder.pipeline.search.StructuredSearchStrategy.NAME)) {
             f.put("structured search", settings == null ? "?" : searchFactor(settings.search()));
         }
+        if (strategy.equals(dev.ladder.pipeline.gsr.GsrStrategy.NAME)) {
+            f.put("gsr", settings == null ? "?" : gsrFactor(settings.gsr()));
+        }
         if (settings != null) {
             f.put("max_new_tokens", Integer.toString(settings.maxNewTokens()));
             // the temperature only matters to rungs that sample
@@ -127,6 +130,15 @@ public final class RungFactors {
                 + "/" + num(q.joinWeight()) + " penalties=" + num(q.warningPenalty()) + "/" + num(q.violationPenalty())
                 + " levels=" + String.join("+", levels) + " entities=" + (q.entityCheck() ? ON : OFF)
                 + " values=" + (q.indexValues() ? ON : OFF) + " max_tokens=" + q.sketchMaxTokens();
+    }
+
+    /** GSR's stage switches and knobs, in one line. */
+    static String gsrFactor(dev.ladder.pipeline.gsr.GsrSettings g) {
+        return "decomposition=" + (g.decomposition() ? ON : OFF) + " schema_linking=" + (g.schemaLinking() ? ON : OFF)
+                + " execution_refinement=" + (g.executionRefinement() ? ON : OFF) + " rounds=" + g.linkingRounds()
+                + " value_examples=" + g.valueExamples() + " max_indexed_values=" + g.maxIndexedValues()
+                + " result_rows=" + g.resultRows() + " explore_limit=" + g.exploreLimit()
+                + " temperature=" + num(g.temperature()) + " max_tokens=" + g.maxTokens();
     }
 
     private static String onOff(boolean on, boolean unknown) {

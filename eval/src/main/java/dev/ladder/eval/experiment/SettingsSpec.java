@@ -1,6 +1,7 @@
 package dev.ladder.eval.experiment;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.strategy.Settings;
 import java.time.Duration;
@@ -25,10 +26,11 @@ import java.util.Objects;
  * @param timeout           wall-clock limit of each SQL execution
  * @param rowCap            rows kept per SQL execution
  * @param search            the {@code structured_search} block: the structured-search pipeline's knobs
+ * @param gsr               the {@code gsr} block: Gradual SQL Refinement's knobs
  */
 public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
                            int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK, List<String> stopStrings, boolean stopAtSemicolon, Duration timeout,
-                           int rowCap, SearchSettings search) {
+                           int rowCap, SearchSettings search, GsrSettings gsr) {
 
     /** The pipeline's defaults, so a file that says nothing runs what {@code Settings.DEFAULT} runs. */
     public static final SettingsSpec DEFAULT = new SettingsSpec(Settings.DEFAULT.maxNewTokens(),
@@ -36,12 +38,13 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
             Settings.DEFAULT.gateBudget(), Settings.DEFAULT.schemaSubset(), Settings.DEFAULT.projection(),
             Settings.DEFAULT.rerank(), Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.stopAtSemicolon(),
             Settings.DEFAULT.limits().timeout(),
-            Settings.DEFAULT.limits().rowCap(), Settings.DEFAULT.search());
+            Settings.DEFAULT.limits().rowCap(), Settings.DEFAULT.search(), Settings.DEFAULT.gsr());
 
     public SettingsSpec {
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(search, "search");
+        Objects.requireNonNull(gsr, "gsr");
         if (gateBudget < 0) throw new IllegalArgumentException("gateBudget must be >= 0, got " + gateBudget);
     }
 
@@ -50,13 +53,13 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
                         int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK,
                         List<String> stopStrings, boolean stopAtSemicolon, Duration timeout, int rowCap) {
         this(maxNewTokens, candidates, sampleTemperature, tabularPrompt, gateBudget, schemaSubset, projection, rerank,
-                agentK, stopStrings, stopAtSemicolon, timeout, rowCap, SearchSettings.DEFAULT);
+                agentK, stopStrings, stopAtSemicolon, timeout, rowCap, SearchSettings.DEFAULT, GsrSettings.DEFAULT);
     }
 
     /** The pipeline settings of a cell run with {@code seed}. */
     public Settings toSettings(long seed) {
         return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection,
                 rerank, agentK, stopStrings,
-                stopAtSemicolon, new ExecutionLimits(timeout, rowCap), search);
+                stopAtSemicolon, new ExecutionLimits(timeout, rowCap), search, gsr);
     }
 }

@@ -422,7 +422,7 @@ public final class ExperimentRunner {
      */
     static Answer answer(Cell cell, BenchmarkItem item, Strategy strategy, StrategyContext context) {
         try {
-            return strategy.answer(new Question(item.id(), item.question()), context);
+            return strategy.answer(new Question(item.id(), item.question(), item.evidence()), context);
         } catch (InfrastructureError | UserError e) {
             throw e;
         } catch (EngineUnavailableException e) {

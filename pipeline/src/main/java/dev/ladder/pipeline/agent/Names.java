@@ -28,7 +28,7 @@ public final class Names {
             "people", "person", "children", "child", "men", "man", "women", "woman", "mice", "mouse");
 
     /** General English function words (and request verbs): never content words of a question or identifier. */
-    static final Set<String> STOPWORDS = Set.of(
+    public static final Set<String> STOPWORDS = Set.of(
             "a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "into", "onto", "about",
             "and", "or", "but", "nor", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does",
             "did", "has", "have", "had", "having", "what", "which", "who", "whom", "whose", "where", "when",

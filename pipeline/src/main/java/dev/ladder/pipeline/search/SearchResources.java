@@ -1,9 +1,7 @@
 package dev.ladder.pipeline.search;
 
+import dev.ladder.pipeline.db.ColumnValues;
 import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.LadderPaths;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.Table;
@@ -23,14 +21,12 @@ final class SearchResources {
     /** How many distinct sample values a text column adds to its index text when values are on. */
     static final int SAMPLE_VALUES = 3;
 
-    private static SentenceEmbedder embedder;
     private static final Map<String, SchemaIndex> INDEXES = new ConcurrentHashMap<>();
 
     private SearchResources() {}
 
-    static synchronized SentenceEmbedder embedder() {
-        if (embedder == null) embedder = SentenceEmbedder.load();
-        return embedder;
+    static SentenceEmbedder embedder() {
+        return SentenceEmbedder.shared();
     }
 
     static SchemaIndex index(Schema schema, Database db, boolean values) {
@@ -42,28 +38,16 @@ final class SearchResources {
     /** Up to {@link #SAMPLE_VALUES} distinct non-null values of each text column, by lower-case {@code table.column}. */
     static Map<String, List<String>> sampleValues(Database db, Schema schema) {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        ExecutionLimits limits = new ExecutionLimits(java.time.Duration.ofSeconds(5), SAMPLE_VALUES);
         for (Table t : schema.tables()) {
             for (var c : t.columns()) {
-                String type = c.type().toUpperCase(Locale.ROOT);
-                if (!(type.contains("CHAR") || type.contains("TEXT"))) continue;
-                String col = quote(db.dialect(), c.name());
-                Execution e = db.execute("SELECT DISTINCT " + col + " FROM " + quote(db.dialect(), t.name()) + " WHERE "
-                        + col + " IS NOT NULL ORDER BY " + col + " LIMIT " + SAMPLE_VALUES, limits);
-                if (e instanceof Execution.Success ok) {
-                    List<String> values = new ArrayList<>();
-                    for (List<Object> row : ok.result().rows()) {
-                        String v = String.valueOf(row.get(0));
-                        values.add(v.length() > 40 ? v.substring(0, 40) : v);
-                    }
-                    out.put((t.name() + "." + c.name()).toLowerCase(Locale.ROOT), values);
+                if (!ColumnValues.isText(c)) continue;
+                List<String> values = new ArrayList<>();
+                for (String v : ColumnValues.distinct(db, t.name(), c.name(), SAMPLE_VALUES)) {
+                    values.add(v.length() > 40 ? v.substring(0, 40) : v);
                 }
+                out.put((t.name() + "." + c.name()).toLowerCase(Locale.ROOT), values);
             }
         }
         return out;
-    }
-
-    private static String quote(Dialect d, String name) {
-        return d == Dialect.SQLITE ? "\"" + name.replace("\"", "\"\"") + "\"" : "`" + name.replace("`", "``") + "`";
     }
 }

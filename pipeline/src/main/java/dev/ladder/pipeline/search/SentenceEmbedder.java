@@ -39,6 +39,14 @@ public final class SentenceEmbedder implements AutoCloseable {
         this.tokenizer = tokenizer;
     }
 
+    private static SentenceEmbedder shared;
+
+    /** One embedder for the whole process (loaded on first use, never closed): every pipeline shares it. */
+    public static synchronized SentenceEmbedder shared() {
+        if (shared == null) shared = load();
+        return shared;
+    }
+
     /** Loads the bundled model (about 23 MB) and tokenizer. */
     public static SentenceEmbedder load() {
         try (InputStream model = SentenceEmbedder.class.getResourceAsStream(MODEL);

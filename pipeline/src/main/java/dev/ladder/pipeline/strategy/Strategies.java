@@ -17,11 +17,12 @@ public final class Strategies {
             new AgentStrategy(AgentStrategy.CANDIDATES),
             new AgentStrategy(AgentStrategy.REPAIR),
             new PromptStrategy("prompt-k1", 1),
-            new dev.ladder.pipeline.search.StructuredSearchStrategy());
+            new dev.ladder.pipeline.search.StructuredSearchStrategy(),
+            new dev.ladder.pipeline.gsr.GsrStrategy());
 
     private Strategies() {}
 
-    /** {@code prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search}. */
+    /** {@code prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr}. */
     public static List<String> names() {
         return ALL.stream().map(Strategy::name).toList();
     }

@@ -52,16 +52,17 @@ public final class Work {
      * @param seed    the request's sampler seed (0 for a greedy call)
      * @param maxNewTokens the request's token budget; 0: the settings' {@link Settings#maxNewTokens}
      * @param stops   the request's stop strings; null: the settings' {@link Settings#requestStops}
+     * @param temperature a sampled call's temperature; 0: the settings' {@link Settings#sampleTemperature}
      */
     public record Call(String source, List<String> sources, String prompt, boolean sampled, long seed,
-                       int maxNewTokens, List<String> stops) {
+                       int maxNewTokens, List<String> stops, double temperature) {
         public Call {
             sources = List.copyOf(sources);
             stops = stops == null ? null : List.copyOf(stops);
         }
 
         Call(String source, List<String> sources, String prompt, boolean sampled, long seed) {
-            this(source, sources, prompt, sampled, seed, 0, null);
+            this(source, sources, prompt, sampled, seed, 0, null, 0);
         }
 
         public static Call greedy(String source, String prompt) {
@@ -77,7 +78,16 @@ public final class Work {
          * strings (a {@code ;} inside the JSON's SQL must not end it).
          */
         public static Call json(String source, String prompt, int maxNewTokens) {
-            return new Call(source, List.of(source), prompt, false, 0, maxNewTokens, List.of());
+            return new Call(source, List.of(source), prompt, false, 0, maxNewTokens, List.of(), 0);
+        }
+
+        /**
+         * A call with its own budget, no stop strings and its own temperature: greedy at 0, else one sample at
+         * {@code temperature} with {@code seed} (a pipeline's free-form steps).
+         */
+        public static Call free(String source, String prompt, int maxNewTokens, double temperature, long seed) {
+            return new Call(source, List.of(source), prompt, temperature > 0, temperature > 0 ? seed : 0, maxNewTokens,
+                    List.of(), temperature);
         }
     }
 
@@ -140,11 +150,10 @@ public final class Work {
     /** All calls in one {@code generate} (so an engine can batch them); outputs in call order, one trace step per call. */
     public List<Output> generate(List<Call> calls) {
         Settings s = ctx.settings();
-        Sampling sample = new Sampling(s.sampleTemperature(), 0, 1.0);
         List<GenerationRequest> requests = new ArrayList<>();
         for (Call c : calls) {
             requests.add(new GenerationRequest(c.prompt(), null, c.maxNewTokens() > 0 ? c.maxNewTokens() : s.maxNewTokens(),
-                    c.sampled() ? sample : Sampling.GREEDY, c.sources().size(), c.sampled() ? c.seed() : 0, Set.of(),
+                    c.sampled() ? new Sampling(temperatureOf(c), 0, 1.0) : Sampling.GREEDY, c.sources().size(), c.sampled() ? c.seed() : 0, Set.of(),
                     stopsOf(c)));
         }
         List<Completion> completions = ctx.model().generate(requests);
@@ -169,7 +178,7 @@ public final class Work {
                 outputs.add(new Output(call.sources().get(j), text));
             }
             String sampling = call.sampled()
-                    ? "t=" + s.sampleTemperature() + " seed=" + call.seed()
+                    ? "t=" + temperatureOf(call) + " seed=" + call.seed()
                     : "greedy";
             trace.add(new TraceStep.Generate(call.source(), call.sources(), sampling, done.promptTokens(), generated,
                     done.prefillMillis(), done.decodeMillis(), texts, finishes, stopsOf(call)));
@@ -177,8 +186,19 @@ public final class Work {
         return outputs;
     }
 
+    private double temperatureOf(Call c) {
+        return c.temperature() > 0 ? c.temperature() : ctx.settings().sampleTemperature();
+    }
+
     private List<String> stopsOf(Call c) {
         return c.stops() != null ? c.stops() : ctx.settings().requestStops();
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper STAGE_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** A pipeline stage's step: its summary in words and its own record as JSON (null: the summary says it all). */
+    public void stage(String source, String stage, String summary, Object detail) {
+        trace.add(new TraceStep.Stage(source, stage, summary, detail == null ? null : STAGE_JSON.valueToTree(detail)));
     }
 
     public Cleaned clean(Output output) {

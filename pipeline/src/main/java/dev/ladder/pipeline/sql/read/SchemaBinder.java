@@ -5,6 +5,7 @@ import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.sql.read.SchemaBinding.BoundColumn;
 import dev.ladder.pipeline.sql.read.SchemaBinding.ColumnPair;
 import dev.ladder.pipeline.sql.read.SchemaBinding.UnknownColumn;
+import dev.ladder.pipeline.sql.read.SchemaBinding.ValueCondition;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -22,7 +23,20 @@ import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.MySQLGroupConcat;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
@@ -115,6 +129,7 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
     final Set<UnknownColumn> unknownColumns = new LinkedHashSet<>();
     final Set<ColumnPair> equalities = new LinkedHashSet<>();
     final Set<String> ungrouped = new LinkedHashSet<>();
+    final Set<ValueCondition> conditions = new LinkedHashSet<>();
     final Map<Column, Ref> refs = new IdentityHashMap<>();
     boolean star;
 
@@ -247,7 +262,95 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
             if (ctx.clause() == Clause.ON || ctx.clause() == Clause.WHERE) pair(a, b);
             return null;
         }
+        condition(eq, "=", context);
         return super.visit(eq, context);
+    }
+
+    @Override
+    public <S> Void visit(NotEqualsTo e, S context) {
+        condition(e, "<>", context);
+        return super.visit(e, context);
+    }
+
+    @Override
+    public <S> Void visit(GreaterThan e, S context) {
+        condition(e, ">", context);
+        return super.visit(e, context);
+    }
+
+    @Override
+    public <S> Void visit(GreaterThanEquals e, S context) {
+        condition(e, ">=", context);
+        return super.visit(e, context);
+    }
+
+    @Override
+    public <S> Void visit(MinorThan e, S context) {
+        condition(e, "<", context);
+        return super.visit(e, context);
+    }
+
+    @Override
+    public <S> Void visit(MinorThanEquals e, S context) {
+        condition(e, "<=", context);
+        return super.visit(e, context);
+    }
+
+    @Override
+    public <S> Void visit(LikeExpression e, S context) {
+        if (e.getLeftExpression() instanceof Column c && literal(e.getRightExpression()) != null) {
+            valueCondition(c, (e.isNot() ? "NOT " : "") + (e.getLikeKeyWord() == null ? "LIKE" : e.getLikeKeyWord().name()),
+                    literal(e.getRightExpression()), context);
+        }
+        return super.visit(e, context);
+    }
+
+    @Override
+    public <S> Void visit(InExpression e, S context) {
+        if (e.getLeftExpression() instanceof Column c && e.getRightExpression() instanceof ExpressionList<?> list) {
+            for (Expression x : list) {
+                String v = literal(x);
+                if (v != null) valueCondition(c, e.isNot() ? "NOT IN" : "IN", v, context);
+            }
+        }
+        return super.visit(e, context);
+    }
+
+    /** {@code column op literal} or {@code literal op column} (in WHERE, ON or HAVING): a value condition. */
+    private void condition(ComparisonOperator e, String op, Object context) {
+        String right = literal(e.getRightExpression());
+        String left = literal(e.getLeftExpression());
+        if (e.getLeftExpression() instanceof Column c && right != null) valueCondition(c, op, right, context);
+        else if (e.getRightExpression() instanceof Column c && left != null) valueCondition(c, flip(op), left, context);
+    }
+
+    private void valueCondition(Column c, String op, String value, Object context) {
+        Ctx ctx = (Ctx) context;
+        if (ctx.clause() != Clause.WHERE && ctx.clause() != Clause.ON && ctx.clause() != Clause.HAVING) return;
+        Ref ref = resolve(c, ctx);
+        if (ref != null && ref.bound() != null) conditions.add(new ValueCondition(ref.bound(), op, value));
+    }
+
+    private static String flip(String op) {
+        return switch (op) {
+            case ">" -> "<";
+            case "<" -> ">";
+            case ">=" -> "<=";
+            case "<=" -> ">=";
+            default -> op;
+        };
+    }
+
+    /** A string or number literal's value (a string unquoted), else null. */
+    private static String literal(Expression e) {
+        if (e instanceof StringValue s) return s.getValue().replace("''", "'");
+        if (e instanceof LongValue l) return l.getStringValue();
+        if (e instanceof DoubleValue d) return d.toString();
+        if (e instanceof SignedExpression s && s.getSign() == '-' && literal(s.getExpression()) != null
+                && !(s.getExpression() instanceof StringValue)) {
+            return "-" + literal(s.getExpression());
+        }
+        return null;
     }
 
     @Override

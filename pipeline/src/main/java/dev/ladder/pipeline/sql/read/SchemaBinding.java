@@ -26,10 +26,14 @@ import net.sf.jsqlparser.statement.select.Select;
  * @param equalities     {@code x = y} in ON, WHERE or USING (any level) between columns of two different sources
  * @param ungrouped      SELECT-list columns (as written) that break ONLY_FULL_GROUP_BY, any level
  * @param selectStar     some SELECT list has {@code *} or {@code t.*}
+ * @param conditions     value conditions: a schema column compared with a string or number literal in WHERE, ON or
+ *                       HAVING ({@code =}, {@code <>}, {@code <}, {@code >}, {@code <=}, {@code >=}, {@code LIKE},
+ *                       {@code IN}: one per listed value), any level
  */
 public record SchemaBinding(boolean parsed, String failure, List<String> tables, List<BoundColumn> columns,
                             List<String> unknownTables, List<UnknownColumn> unknownColumns,
-                            List<ColumnPair> equalities, List<String> ungrouped, boolean selectStar) {
+                            List<ColumnPair> equalities, List<String> ungrouped, boolean selectStar,
+                            List<ValueCondition> conditions) {
 
     /** A schema table's column (schema spellings). */
     public record BoundColumn(String table, String column) {}
@@ -40,6 +44,13 @@ public record SchemaBinding(boolean parsed, String failure, List<String> tables,
     /** Two columns compared with {@code =}, in the order written. */
     public record ColumnPair(BoundColumn left, BoundColumn right) {}
 
+    /**
+     * A column compared with a literal, the column on the left ({@code 5 < x} reads as {@code x > 5}).
+     *
+     * @param value the literal's value: a string unquoted, a number as written
+     */
+    public record ValueCondition(BoundColumn column, String operator, String value) {}
+
     public SchemaBinding {
         tables = List.copyOf(tables);
         columns = List.copyOf(columns);
@@ -47,6 +58,7 @@ public record SchemaBinding(boolean parsed, String failure, List<String> tables,
         unknownColumns = List.copyOf(unknownColumns);
         equalities = List.copyOf(equalities);
         ungrouped = List.copyOf(ungrouped);
+        conditions = List.copyOf(conditions);
     }
 
     static SchemaBinding of(Query query, Schema schema) {
@@ -59,7 +71,7 @@ public record SchemaBinding(boolean parsed, String failure, List<String> tables,
             b.bind(select.get(), null);
             return new SchemaBinding(true, null, List.copyOf(b.tables), List.copyOf(b.columns),
                     List.copyOf(b.unknownTables), List.copyOf(b.unknownColumns), List.copyOf(b.equalities),
-                    List.copyOf(b.ungrouped), b.star);
+                    List.copyOf(b.ungrouped), b.star, List.copyOf(b.conditions));
         } catch (RuntimeException | StackOverflowError e) {
             // the parse succeeded, so a tree this deep is not expected (Query.tooComplex guards it): a verdict, no throw
             return failed("could not bind: " + e);
@@ -67,6 +79,6 @@ public record SchemaBinding(boolean parsed, String failure, List<String> tables,
     }
 
     private static SchemaBinding failed(String why) {
-        return new SchemaBinding(false, why, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), false);
+        return new SchemaBinding(false, why, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), false, List.of());
     }
 }

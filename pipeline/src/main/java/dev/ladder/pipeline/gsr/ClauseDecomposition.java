@@ -1,0 +1,55 @@
+package dev.ladder.pipeline.gsr;
+
+import dev.ladder.pipeline.strategy.Work;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Stage 1: the question (and its hint) split into simple clauses by the model ({@code decompose.txt}). The clauses do
+ * not depend on the database, so a reply is kept per model and prompt for the life of the process: the ablation rungs
+ * of one run decompose each question once (the trace says when a reply was reused). Greedy replies only: a sampled
+ * reply is never reused.
+ */
+final class ClauseDecomposition {
+
+    static final String SOURCE = "decompose";
+    /** A reply lists at most this many clauses. */
+    static final int MAX_CLAUSES = 12;
+
+    private static final Map<String, String> REPLIES = new ConcurrentHashMap<>();
+
+    /** The clauses, and whether the reply came from the cache. */
+    record Clauses(List<String> clauses, boolean reused) {}
+
+    private ClauseDecomposition() {}
+
+    static Clauses run(Work work, SqlCalls calls, GsrSettings g) {
+        String prompt = GsrPrompts.chat(work.ctx.format(), "decompose", Map.of(
+                "question", work.question.text().strip(), "hint", GsrPrompts.hint(work.question.hint())));
+        String key = work.ctx.model().name() + "\n" + g.maxTokens() + "\n" + prompt;
+        String reply = g.temperature() == 0 ? REPLIES.get(key) : null;
+        boolean reused = reply != null;
+        if (!reused) {
+            reply = calls.text(SOURCE, prompt);
+            if (g.temperature() == 0) REPLIES.put(key, reply);
+        }
+        return new Clauses(parse(reply), reused);
+    }
+
+    /** Bulleted or numbered lines; without any, every non-empty line; at most {@link #MAX_CLAUSES}. */
+    static List<String> parse(String reply) {
+        List<String> bulleted = new ArrayList<>();
+        List<String> plain = new ArrayList<>();
+        for (String line : reply.split("\\R")) {
+            String s = line.strip();
+            if (s.isEmpty()) continue;
+            String item = s.replaceFirst("^([-*•]|\\d+[.)])\\s+", "");
+            if (!item.equals(s)) bulleted.add(item.strip());
+            else plain.add(s);
+        }
+        List<String> out = bulleted.isEmpty() ? plain : bulleted;
+        return List.copyOf(out.subList(0, Math.min(MAX_CLAUSES, out.size())));
+    }
+}

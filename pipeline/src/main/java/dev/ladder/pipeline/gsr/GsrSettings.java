@@ -1,0 +1,58 @@
+package dev.ladder.pipeline.gsr;
+
+/**
+ * The knobs of Gradual SQL Refinement ({@code settings.gsr} in an experiment file). Each of the three refining stages
+ * has its own switch, as in the method's ablation.
+ *
+ * @param decomposition       stage 1: the question split into clauses before the Pre-SQL (off: no clause list)
+ * @param schemaLinking       stage 3: SQL-driven schema linking and the corrected Second-SQL (off: the Pre-SQL goes on)
+ * @param executionRefinement stage 4: the result shown to the model for a Final-SQL (off: the Second-SQL is the answer)
+ * @param linkingRounds       most correction rounds of stage 3 while errors remain (default 3; at least 1)
+ * @param valueExamples       stored values shown per filtered column, most similar to the question first (default 3)
+ * @param maxIndexedValues    distinct values indexed per text column (default 2000; a column with more is indexed by
+ *                            its first values in sort order, and the limit is said in the trace)
+ * @param resultRows          rows of the result shown in stage 4 (default 5)
+ * @param exploreLimit        most extra tables and columns the masked-schema prompt may name (default 8)
+ * @param temperature         0: every call greedy (the default, deterministic); above 0: every call sampled at this
+ *                            temperature with the cell's seed
+ * @param maxTokens           token budget of each call (default 512)
+ */
+public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean executionRefinement, int linkingRounds,
+                          int valueExamples, int maxIndexedValues, int resultRows, int exploreLimit, double temperature,
+                          int maxTokens) {
+
+    public static final GsrSettings DEFAULT = new GsrSettings(true, true, true, 3, 3, 2000, 5, 8, 0.0, 512);
+
+    public GsrSettings {
+        if (linkingRounds < 1) throw new IllegalArgumentException("linking_rounds must be >= 1, got " + linkingRounds);
+        if (valueExamples < 1) throw new IllegalArgumentException("value_examples must be >= 1, got " + valueExamples);
+        if (maxIndexedValues < 1) throw new IllegalArgumentException("max_indexed_values must be >= 1, got " + maxIndexedValues);
+        if (resultRows < 1) throw new IllegalArgumentException("result_rows must be >= 1, got " + resultRows);
+        if (exploreLimit < 1) throw new IllegalArgumentException("explore_limit must be >= 1, got " + exploreLimit);
+        if (!(temperature >= 0) || Double.isInfinite(temperature)) {
+            throw new IllegalArgumentException("temperature must be a finite number >= 0, got " + temperature);
+        }
+        if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+    }
+
+    /** The three stage switches. */
+    public GsrSettings withStages(boolean decompose, boolean link, boolean refine) {
+        return new GsrSettings(decompose, link, refine, linkingRounds, valueExamples, maxIndexedValues, resultRows,
+                exploreLimit, temperature, maxTokens);
+    }
+
+    public GsrSettings withTemperature(double t) {
+        return new GsrSettings(decomposition, schemaLinking, executionRefinement, linkingRounds, valueExamples,
+                maxIndexedValues, resultRows, exploreLimit, t, maxTokens);
+    }
+
+    public GsrSettings withLinkingRounds(int n) {
+        return new GsrSettings(decomposition, schemaLinking, executionRefinement, n, valueExamples, maxIndexedValues,
+                resultRows, exploreLimit, temperature, maxTokens);
+    }
+
+    public GsrSettings withMaxTokens(int n) {
+        return new GsrSettings(decomposition, schemaLinking, executionRefinement, linkingRounds, valueExamples,
+                maxIndexedValues, resultRows, exploreLimit, temperature, n);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.ladder.pipeline.gsr;
+
+import dev.ladder.pipeline.db.ColumnValues;
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Schema;
+import dev.ladder.pipeline.search.JoinGraph;
+import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.pipeline.sql.read.SchemaBinding;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The errors of a draft found by SQL, not by the model: names the schema lacks, tables used but not joined, and value
+ * conditions whose literal never occurs in its column.
+ */
+final class LinkingErrors {
+
+    private LinkingErrors() {}
+
+    static List<String> find(Database db, Schema schema, Query q, SchemaBinding b) {
+        List<String> errors = new ArrayList<>();
+        if (!b.parsed()) {
+            errors.add("the SQL does not parse: " + b.failure());
+            return errors;
+        }
+        for (String t : b.unknownTables()) errors.add("table " + t + " does not exist");
+        for (SchemaBinding.UnknownColumn c : b.unknownColumns()) {
+            errors.add("column " + (c.qualifier() == null ? "" : c.qualifier() + ".") + c.column() + ": " + c.reason());
+        }
+        errors.addAll(unjoined(schema, q, b));
+        for (SchemaBinding.ValueCondition c : new LinkedHashSet<>(b.conditions())) {
+            String op = c.operator().toUpperCase(Locale.ROOT);
+            boolean text = schema.table(c.column().table()).flatMap(t -> t.column(c.column().column()))
+                    .map(ColumnValues::isText).orElse(false);
+            if (!text || !(op.equals("=") || op.equals("IN") || op.equals("LIKE"))) continue;
+            Boolean occurs = ColumnValues.occurs(db, c.column().table(), c.column().column(),
+                    op.equals("LIKE") ? "LIKE" : "=", c.value());
+            if (Boolean.FALSE.equals(occurs)) {
+                errors.add("no row of " + c.column().table() + "." + c.column().column()
+                        + (op.equals("LIKE") ? " is LIKE '" : " equals '") + c.value() + "'");
+            }
+        }
+        return errors;
+    }
+
+    /**
+     * Tables of a query without subqueries that its column equalities leave apart: one error per table outside the
+     * first table's group, with the foreign-key path that would join it when there is one.
+     */
+    static List<String> unjoined(Schema schema, Query q, SchemaBinding b) {
+        if (b.tables().size() < 2 || q.subqueries() > 0 || q.setOperations() > 0) return List.of();
+        Map<String, String> parent = new HashMap<>();
+        for (String t : b.tables()) parent.put(key(t), key(t));
+        for (SchemaBinding.ColumnPair p : b.equalities()) {
+            String x = find(parent, key(p.left().table()));
+            String y = find(parent, key(p.right().table()));
+            if (x != null && y != null) parent.put(x, y);
+        }
+        String root = find(parent, key(b.tables().get(0)));
+        JoinGraph graph = new JoinGraph(schema);
+        List<String> errors = new ArrayList<>();
+        for (String t : b.tables()) {
+            if (find(parent, key(t)).equals(root)) continue;
+            var path = graph.shortestPath(b.tables().get(0), t);
+            errors.add("table " + t + " is not joined to " + b.tables().get(0) + (path.isPresent()
+                    ? "; the foreign keys join them by " + String.join(" AND ",
+                            path.get().stream().map(JoinGraph.Edge::condition).toList())
+                    : "; no foreign key connects them"));
+        }
+        return errors;
+    }
+
+    private static String find(Map<String, String> parent, String x) {
+        if (!parent.containsKey(x)) return null;
+        while (!parent.get(x).equals(x)) x = parent.get(x);
+        return x;
+    }
+
+    private static String key(String t) {
+        return t.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.ladder.pipeline.gsr;
+
+import dev.ladder.pipeline.sql.post.SqlPostProcessor;
+import dev.ladder.pipeline.strategy.Work;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * GSR's model calls: each has the pipeline's token budget and temperature (greedy at 0; else sampled with its own
+ * seed, the cell's sampler base plus the call's number) and no stop strings. A call that should give SQL is
+ * post-processed; when no statement can be read from it, one format-fix call asks for the statement alone
+ * ({@code format-fix.txt}), and when that fails too the caller keeps what it had.
+ */
+final class SqlCalls {
+
+    private final Work work;
+    private final GsrSettings g;
+    private int calls;
+
+    SqlCalls(Work work, GsrSettings g) {
+        this.work = work;
+        this.g = g;
+    }
+
+    /** The raw text of one call. */
+    String text(String source, String prompt) {
+        long seed = work.ctx.settings().samplerBase() + calls++;
+        return work.generate(List.of(Work.Call.free(source, prompt, g.maxTokens(), g.temperature(), seed))).get(0).raw();
+    }
+
+    /** The cleaned SQL of one call (with the format fallback), or null when none can be read. */
+    String sql(String source, String prompt) {
+        String raw = text(source, prompt);
+        SqlPostProcessor.Cleaned c = work.clean(new Work.Output(source, raw));
+        if (c.ok()) return c.sql();
+        String fix = GsrPrompts.chat(work.ctx.format(), "format-fix", Map.of(
+                "dialect", GsrPrompts.dialect(work.ctx.db().dialect()), "reply", raw.strip().isEmpty() ? "(empty)" : raw.strip(),
+                "error", c.rejection()));
+        String again = text(source + "-format", fix);
+        SqlPostProcessor.Cleaned d = work.clean(new Work.Output(source + "-format", again));
+        return d.ok() ? d.sql() : null;
+    }
+}

@@ -68,6 +68,9 @@ final class AskCommand implements Callable<Integer> {
     Long seed;
     @Option(names = "--no-tabular", description = "agent-2/3: leave out the tabular prompt's candidate.")
     boolean noTabular;
+    @Option(names = "--hint", paramLabel = "TEXT", defaultValue = "",
+            description = "External knowledge for the question (BIRD's evidence); read by gsr only.")
+    String hint;
     @Option(names = "--rows", defaultValue = "20", paramLabel = "N", description = "Result rows printed (default ${DEFAULT-VALUE}).")
     int rows;
     @ArgGroup(exclusive = true) TraceMode traceMode = new TraceMode();
@@ -106,7 +109,7 @@ final class AskCommand implements Callable<Integer> {
             Answer answer;
             // stderr carries only the outcome line here: no loading messages
             try (LanguageModel lm = ModelLoader.load(modelDir, adapter, load, null).model()) {
-                answer = rung.answer(new Question("ask", question), StrategyContext.of(lm, db, exemplars, settings));
+                answer = rung.answer(new Question("ask", question, hint), StrategyContext.of(lm, db, exemplars, settings));
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,
                     spec.commandLine().getOut(), spec.commandLine().getErr());

@@ -9,6 +9,7 @@ import dev.ladder.eval.score.em.EmMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -95,7 +96,13 @@ class ExperimentLoaderTest {
     void loadsThePipelinesExperimentWithItsStructuredSearchBlock() {
         Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("pipelines.yaml"));
         assertThat(e.rungs()).extracting(RungSpec::name).containsExactly("prompt-k0", "prompt-k3", "agent-3", "prompt-k1",
-                "structured-search", "ss-no-repair");
+                "structured-search", "ss-no-repair", "gsr", "gsr-no-decomposition", "gsr-no-linking", "gsr-no-refinement");
+        assertThat(e.settingsOf(e.rungs().get(6)).gsr()).isEqualTo(GsrSettings.DEFAULT);
+        for (int i = 7; i <= 9; i++) {
+            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(6))))
+                    .containsExactly("gsr");
+        }
+        assertThat(e.settingsOf(e.rungs().get(8)).gsr()).isEqualTo(GsrSettings.DEFAULT.withStages(true, false, true));
         SearchSettings full = e.settingsOf(e.rungs().get(4)).search();
         assertThat(full).isEqualTo(SearchSettings.DEFAULT);
         SearchSettings noRepair = e.settingsOf(e.rungs().get(5)).search();
@@ -199,6 +206,9 @@ class ExperimentLoaderTest {
             "'  - {name: x, strategy: structured-search, settings: {structured_search: {threshold: -0.5}}}' | strategies[3].settings.structured_search.threshold | finite number >= 0",
             "'  - {name: x, strategy: structured-search, settings: {structured_search: {sampled_recheck: 1}}}' | strategies[3].settings.structured_search.sampled_recheck | expected true or false",
             "'  - {name: x, strategy: structured-search, settings: {structured_search: [1]}}' | strategies[3].settings.structured_search | expected a mapping",
+            "'  - {name: x, strategy: gsr, settings: {gsr: {linking_rounds: 0}}}' | strategies[3].settings.gsr.linking_rounds | must be >= 1",
+            "'  - {name: x, strategy: gsr, settings: {gsr: {temperature: -1}}}'   | strategies[3].settings.gsr.temperature    | must be >= 0",
+            "'  - {name: x, strategy: gsr, settings: {gsr: {decompositon: false}}}' | strategies[3].settings.gsr.decompositon  | did you mean 'decomposition'",
     })
     void rejectsBadRungs(String rung, String field, String problem) {
         String text = VALID + rung + "\n";

@@ -8,6 +8,7 @@ import java.util.List;
  * @param source          the candidate
  * @param recalledTables  phase 1: the tables most similar to the question, best first
  * @param alignedColumns  phase 2: the columns most similar to the question within the recalled and used tables
+ * @param alignedJoins    the foreign-key edges most similar to the question (the index embeds each edge), best first
  * @param tables          each table the candidate reads: in the schema or not, and its evidence (0 when not)
  * @param columns         each column it uses outside join conditions (all of them when it uses none other)
  * @param joins           each column equality between two tables: along a foreign key or not
@@ -18,7 +19,8 @@ import java.util.List;
  * @param columnScore     average column evidence (0 with no column)
  * @param joinScore       average join evidence (1 with no join: nothing illegal)
  */
-public record Evidence(String source, List<Aligned> recalledTables, List<Aligned> alignedColumns, List<TableHit> tables,
+public record Evidence(String source, List<Aligned> recalledTables, List<Aligned> alignedColumns,
+                       List<AlignedJoin> alignedJoins, List<TableHit> tables,
                        List<ColumnHit> columns, List<JoinHit> joins, List<Replacement> replacements,
                        List<JoinSuggestion> joinSuggestions, List<String> allowedJoins, double tableScore,
                        double columnScore, double joinScore) {
@@ -28,6 +30,9 @@ public record Evidence(String source, List<Aligned> recalledTables, List<Aligned
      * its kind (the best table scores 1).
      */
     public record Aligned(String table, String column, double score) {}
+
+    /** A foreign-key edge's join condition and its similarity to the question, relative to the best edge's. */
+    public record AlignedJoin(String condition, double score) {}
 
     public record TableHit(String table, boolean legal, double score) {}
 

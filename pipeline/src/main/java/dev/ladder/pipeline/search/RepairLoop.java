@@ -122,6 +122,10 @@ final class RepairLoop {
         }
         out.add("tables most related to the question: " + String.join(", ", e.recalledTables().stream()
                 .map(a -> a.table() + " (" + fmt(a.score()) + ")").toList()));
+        if (!e.alignedJoins().isEmpty()) {
+            out.add("joins most related to the question: " + String.join("; ", e.alignedJoins().stream()
+                    .map(j -> j.condition() + " (" + fmt(j.score()) + ")").toList()));
+        }
         out.add("columns most related to the question: " + String.join(", ", e.alignedColumns().stream()
                 .map(a -> a.table() + "." + a.column() + " (" + fmt(a.score()) + ")").toList()));
         return String.join("\n", out);

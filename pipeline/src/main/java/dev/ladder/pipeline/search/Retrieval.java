@@ -15,7 +15,8 @@ import java.util.Set;
  * Stages 3 and 4: two-phase retrieval over the schema index for one question, and each candidate's evidence
  * package. Phase 1 recalls the {@link SearchSettings#tableK} tables most similar to the question; phase 2 aligns the
  * {@link SearchSettings#columnK} most similar columns within those and the candidate's own tables, and computes the
- * legal joins among them in the foreign-key graph. Similarities are cosine similarities of sentence embeddings,
+ * legal joins among them in the foreign-key graph; the foreign-key edges most similar to the question are recalled
+ * beside the tables. Similarities are cosine similarities of sentence embeddings,
  * divided by the best of their kind for the question, so the evidence of the most relevant table (or column) is 1.
  */
 final class Retrieval {
@@ -29,6 +30,7 @@ final class Retrieval {
     private final Map<String, Double> tableEvidence = new HashMap<>();   // lower table -> relative similarity
     private final Map<String, Double> columnEvidence = new HashMap<>();  // lower table.column -> relative similarity
     private final List<Evidence.Aligned> recalled = new ArrayList<>();
+    private final List<Evidence.AlignedJoin> joinsForQuestion = new ArrayList<>();
 
     Retrieval(Schema schema, SchemaIndex index, JoinGraph graph, SentenceEmbedder embedder, SearchSettings settings,
               String questionText) {
@@ -48,6 +50,9 @@ final class Retrieval {
         List<SchemaIndex.Hit> columns = index.columns(question, schema.tables().stream().map(t -> t.name()).toList(),
                 Integer.MAX_VALUE);
         double bestColumn = columns.isEmpty() ? 1 : Math.max(1e-6, columns.get(0).score());
+        List<SchemaIndex.Hit> edges = index.edges(question, settings.tableK());
+        double bestEdge = edges.isEmpty() ? 1 : Math.max(1e-6, edges.get(0).score());
+        for (SchemaIndex.Hit h : edges) joinsForQuestion.add(new Evidence.AlignedJoin(h.edge(), round(clamp(h.score() / bestEdge))));
         for (SchemaIndex.Hit h : columns) columnEvidence.put(key(h.table()) + "." + key(h.column()), clamp(h.score() / bestColumn));
     }
 
@@ -102,7 +107,7 @@ final class Retrieval {
         }
         for (String t : b.unknownTables()) nearestTable(t).ifPresent(replacements::add);
 
-        return new Evidence(source, List.copyOf(recalled), aligned, tables, columns, joins, replacements,
+        return new Evidence(source, List.copyOf(recalled), aligned, List.copyOf(joinsForQuestion), tables, columns, joins, replacements,
                 joinSuggestions(used, b.equalities()), allowed,
                 round(average(tables.stream().map(Evidence.TableHit::score).toList(), 0)),
                 round(average(columns.stream().map(Evidence.ColumnHit::score).toList(), 0)),

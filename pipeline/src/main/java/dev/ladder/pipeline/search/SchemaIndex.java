@@ -26,8 +26,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * A database's tables and columns as sentence embeddings, for retrieval by meaning: each table is embedded as its
- * name's words followed by its columns' words, each column as its table's words, its own words and its type. Names
+ * A database's tables, columns and foreign-key edges as sentence embeddings, for retrieval by meaning: each table is
+ * embedded as its name's words followed by its columns' words, each column as its table's words, its own words and its
+ * type, each edge as {@code orders customer number refers to customers customer number}. Names
  * are split into words by {@link Names#parts} (the agent's one splitter), so {@code salesRepEmployeeNumber} reads as
  * "sales rep employee number".
  *
@@ -37,18 +38,19 @@ import java.util.stream.Collectors;
 public final class SchemaIndex {
 
     /** Part of the cache file's name: a change to how texts are written never reuses old vectors. */
-    static final int TEXT_VERSION = 1;
+    static final int TEXT_VERSION = 2;
     private static final int MAGIC = 0x4C445349; // "LDSI"
 
     /**
-     * One embedded piece of the schema.
+     * One embedded piece of the schema: a table, a column, or a foreign-key edge.
      *
-     * @param column null for the table itself
+     * @param column null for a table or an edge
+     * @param edge   a foreign-key edge's join condition ({@code table} is its referencing table); null otherwise
      */
-    public record Entry(String table, String column, String text, float[] vector) {}
+    public record Entry(String table, String column, String edge, String text, float[] vector) {}
 
-    /** A retrieved table or column and its cosine similarity to the query. */
-    public record Hit(String table, String column, double score) {}
+    /** A retrieved table, column or edge and its cosine similarity to the query. */
+    public record Hit(String table, String column, String edge, double score) {}
 
     private final String fingerprint;
     private final List<Entry> entries;
@@ -70,14 +72,18 @@ public final class SchemaIndex {
         List<Entry> out = new ArrayList<>();
         for (Table t : schema.tables()) {
             String tt = tableText(t) + (values == null ? "" : " (" + t.rowCount() + " rows)");
-            out.add(new Entry(t.name(), null, tt, embedder.embed(tt)));
+            out.add(new Entry(t.name(), null, null, tt, embedder.embed(tt)));
             for (Column c : t.columns()) {
                 String ct = columnText(t, c);
                 List<String> samples = values == null ? null
                         : values.get((t.name() + "." + c.name()).toLowerCase(Locale.ROOT));
                 if (samples != null && !samples.isEmpty()) ct += ", e.g. " + String.join(", ", samples);
-                out.add(new Entry(t.name(), c.name(), ct, embedder.embed(ct)));
+                out.add(new Entry(t.name(), c.name(), null, ct, embedder.embed(ct)));
             }
+        }
+        for (JoinGraph.Edge e : new JoinGraph(schema).edgesAmong(schema.tables().stream().map(Table::name).toList())) {
+            String et = edgeText(e);
+            out.add(new Entry(e.from(), null, e.condition(), et, embedder.embed(et)));
         }
         return new SchemaIndex(fingerprint(schema, values), out);
     }
@@ -125,6 +131,16 @@ public final class SchemaIndex {
         return words(t.name()) + ": " + t.columns().stream().map(c -> words(c.name())).collect(Collectors.joining(", "));
     }
 
+    /** {@code orders customer number refers to customers customer number}. */
+    static String edgeText(JoinGraph.Edge e) {
+        List<String> from = new ArrayList<>();
+        List<String> to = new ArrayList<>();
+        e.fromColumns().forEach(c -> from.add(words(c)));
+        e.toColumns().forEach(c -> to.add(words(c)));
+        return words(e.from()) + " " + String.join(" and ", from) + " refers to " + words(e.to()) + " "
+                + String.join(" and ", to);
+    }
+
     static String columnText(Table t, Column c) {
         return words(t.name()) + " " + words(c.name()) + " (" + c.type().toLowerCase(Locale.ROOT) + ")";
     }
@@ -159,7 +175,7 @@ public final class SchemaIndex {
 
     /** Phase 1: the {@code k} tables most similar to the query, best first (ties by name). */
     public List<Hit> tables(float[] query, int k) {
-        return rank(entries.stream().filter(e -> e.column() == null).toList(), query, k);
+        return rank(entries.stream().filter(e -> e.column() == null && e.edge() == null).toList(), query, k);
     }
 
     /** Phase 2: the {@code k} columns of {@code tables} most similar to the query, best first. */
@@ -169,10 +185,16 @@ public final class SchemaIndex {
                 .toList(), query, k);
     }
 
+    /** The {@code k} foreign-key edges most similar to the query, best first. */
+    public List<Hit> edges(float[] query, int k) {
+        return rank(entries.stream().filter(e -> e.edge() != null).toList(), query, k);
+    }
+
     private static List<Hit> rank(List<Entry> candidates, float[] query, int k) {
-        return candidates.stream().map(e -> new Hit(e.table(), e.column(), SentenceEmbedder.cosine(query, e.vector())))
+        return candidates.stream().map(e -> new Hit(e.table(), e.column(), e.edge(), SentenceEmbedder.cosine(query, e.vector())))
                 .sorted(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::table)
-                        .thenComparing(h -> h.column() == null ? "" : h.column()))
+                        .thenComparing(h -> h.column() == null ? "" : h.column())
+                        .thenComparing(h -> h.edge() == null ? "" : h.edge()))
                 .limit(k).toList();
     }
 
@@ -185,6 +207,8 @@ public final class SchemaIndex {
             out.writeUTF(e.table());
             out.writeBoolean(e.column() != null);
             if (e.column() != null) out.writeUTF(e.column());
+            out.writeBoolean(e.edge() != null);
+            if (e.edge() != null) out.writeUTF(e.edge());
             out.writeUTF(e.text());
             out.writeInt(e.vector().length);
             for (float f : e.vector()) out.writeFloat(f);
@@ -201,10 +225,11 @@ public final class SchemaIndex {
         for (int i = 0; i < n; i++) {
             String table = in.readUTF();
             String column = in.readBoolean() ? in.readUTF() : null;
+            String edge = in.readBoolean() ? in.readUTF() : null;
             String text = in.readUTF();
             float[] v = new float[in.readInt()];
             for (int j = 0; j < v.length; j++) v[j] = in.readFloat();
-            entries.add(new Entry(table, column, text, v));
+            entries.add(new Entry(table, column, edge, text, v));
         }
         return new SchemaIndex(print, entries);
     }

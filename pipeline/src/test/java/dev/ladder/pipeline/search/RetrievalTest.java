@@ -57,6 +57,20 @@ class RetrievalTest {
     }
 
     @Test
+    void foreignKeyEdgesAreIndexedAndRecalledForTheQuestion() {
+        assertThat(index.entries()).filteredOn(e -> e.edge() != null).extracting(SchemaIndex.Entry::text)
+                .contains("book author id refers to author author id");
+        Evidence e = retrieval("Which writer wrote each book?").evidence("c",
+                Query.read("SELECT title FROM book").binding(schema));
+        assertThat(e.alignedJoins()).isNotEmpty().hasSizeLessThanOrEqualTo(SearchSettings.DEFAULT.tableK());
+        assertThat(e.alignedJoins().get(0).condition()).isEqualTo("book.author_id = author.author_id");
+        assertThat(e.alignedJoins().get(0).score()).isEqualTo(1.0);
+        assertThat(new JoinGraph(schema).edgesAmong(schema.tables().stream().map(t -> t.name()).toList()))
+                .extracting(JoinGraph.Edge::condition).containsAll(e.alignedJoins().stream()
+                        .map(Evidence.AlignedJoin::condition).toList());
+    }
+
+    @Test
     void phaseOneRecallsTheTablesAQuestionIsAbout() {
         assertThat(retrieval("Which writers come from Ireland?").recalledTables().get(0)).isEqualTo("author");
         assertThat(retrieval("Who works on Mondays?").recalledTables().subList(0, 2)).contains("shift");

@@ -66,6 +66,7 @@ class SchemaIndexTest {
         for (int i = 0; i < first.entries().size(); i++) {
             assertThat(again.entries().get(i).vector()).containsExactly(first.entries().get(i).vector());
             assertThat(again.entries().get(i).text()).isEqualTo(first.entries().get(i).text());
+            assertThat(again.entries().get(i).edge()).isEqualTo(first.entries().get(i).edge());
         }
         // another schema (a column more) is another file
         Schema changed = new Schema("shop", SHOP.tables().subList(0, 2), SHOP.foreignKeys());

@@ -14,6 +14,7 @@ import dev.ladder.eval.score.ExMode;
 import dev.ladder.pipeline.db.SqlMode;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.search.SearchSettings;
+import dev.ladder.pipeline.soft.SoftSettings;
 import dev.ladder.eval.score.em.EmMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +53,10 @@ public final class ExperimentLoader {
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search", "gsr");
+            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search", "gsr", "soft_attention");
+    /** The {@code settings.soft_attention} block ({@code SoftSettings}). */
+    static final List<String> SOFT_FIELDS = List.of("inline_weights", "block_weights", "cycles", "threshold",
+            "min_rows", "max_rows", "one_shot", "chain_of_thought", "max_tokens");
     /** The {@code settings.gsr} block ({@code GsrSettings}). */
     static final List<String> GSR_FIELDS = List.of("decomposition", "schema_linking", "execution_refinement",
             "linking_rounds", "value_examples", "max_indexed_values", "result_rows", "explore_limit", "temperature",
@@ -406,7 +410,23 @@ public final class ExperimentLoader {
         GsrSettings gsr = gsrNode == null ? d.gsr() : gsr(Fields.of(s.source, s.field("gsr"), gsrNode), d.gsr());
         return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, gateBudget, schemaSubset,
                 projection, rerank, agentK, stops, stopAtSemicolon,
-                Duration.ofMillis(millis), rowCap, search, gsr);
+                Duration.ofMillis(millis), rowCap, search, gsr, soft(s, d.softAttention()));
+    }
+
+    /** A {@code soft_attention} mapping (absent: {@code d}) read over {@code d}, key by key. */
+    private static SoftSettings soft(Fields settings, SoftSettings d) {
+        JsonNode node = settings.get("soft_attention");
+        if (node == null) return d;
+        Fields s = Fields.of(settings.source, settings.field("soft_attention"), node);
+        s.allowOnly(SOFT_FIELDS);
+        double threshold = s.number("threshold", d.threshold());
+        if (!(threshold >= 0)) throw s.error(s.field("threshold"), "must be >= 0, got " + threshold);
+        int minRows = s.integer("min_rows", d.minRows(), 0);
+        int maxRows = s.integer("max_rows", d.maxRows(), 0);
+        if (maxRows < minRows) throw s.error(s.field("max_rows"), "must be >= min_rows (" + minRows + "), got " + maxRows);
+        return new SoftSettings(s.bool("inline_weights", d.inlineWeights()), s.bool("block_weights", d.blockWeights()),
+                s.integer("cycles", d.cycles(), 0), threshold, minRows, maxRows, s.bool("one_shot", d.oneShot()),
+                s.bool("chain_of_thought", d.chainOfThought()), s.integer("max_tokens", d.maxTokens(), 1));
     }
 
     /** A {@code gsr} mapping read over {@code d}, key by key. */

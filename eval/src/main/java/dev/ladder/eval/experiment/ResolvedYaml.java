@@ -172,6 +172,17 @@ final class ResolvedYaml {
         gsr.put("explore_limit", g.exploreLimit());
         gsr.put("temperature", num(g.temperature()));
         gsr.put("max_tokens", g.maxTokens());
+        var a = s.softAttention();
+        ObjectNode soft = m.putObject("soft_attention");
+        soft.put("inline_weights", a.inlineWeights());
+        soft.put("block_weights", a.blockWeights());
+        soft.put("cycles", a.cycles());
+        soft.put("threshold", num(a.threshold()));
+        soft.put("min_rows", a.minRows());
+        soft.put("max_rows", a.maxRows());
+        soft.put("one_shot", a.oneShot());
+        soft.put("chain_of_thought", a.chainOfThought());
+        soft.put("max_tokens", a.maxTokens());
         return m;
     }
 

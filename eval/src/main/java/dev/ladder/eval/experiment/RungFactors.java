@@ -81,6 +81,13 @@ public final class RungFactors {
         if (strategy.equals(dev.ladder.pipeline.search.StructuredSearchStrategy.NAME)) {
             f.put("structured search", settings == null ? "?" : searchFactor(settings.search()));
         }
+        if (strategy.equals(dev.ladder.pipeline.soft.SoftAttentionStrategy.NAME)) {
+            var a = settings == null ? null : settings.softAttention();
+            f.put("soft attention", a == null ? "?" : "inline=" + (a.inlineWeights() ? ON : OFF) + " block="
+                    + (a.blockWeights() ? ON : OFF) + " cycles=" + a.cycles() + " threshold=" + num(a.threshold())
+                    + " rows=" + a.minRows() + ".." + a.maxRows() + " one_shot=" + (a.oneShot() ? ON : OFF)
+                    + " chain_of_thought=" + (a.chainOfThought() ? ON : OFF) + " max_tokens=" + a.maxTokens());
+        }
         if (strategy.equals(dev.ladder.pipeline.gsr.GsrStrategy.NAME)) {
             f.put("gsr", settings == null ? "?" : gsrFactor(settings.gsr()));
         }

@@ -3,6 +3,7 @@ package dev.ladder.eval.experiment;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.search.SearchSettings;
+import dev.ladder.pipeline.soft.SoftSettings;
 import dev.ladder.pipeline.strategy.Settings;
 import java.time.Duration;
 import java.util.List;
@@ -27,10 +28,12 @@ import java.util.Objects;
  * @param rowCap            rows kept per SQL execution
  * @param search            the {@code structured_search} block: the structured-search pipeline's knobs
  * @param gsr               the {@code gsr} block: Gradual SQL Refinement's knobs
+ * @param softAttention     the {@code soft_attention} block: soft schema attention's knobs
  */
 public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
                            int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK, List<String> stopStrings, boolean stopAtSemicolon, Duration timeout,
-                           int rowCap, SearchSettings search, GsrSettings gsr) {
+                           int rowCap, SearchSettings search, GsrSettings gsr,
+                           SoftSettings softAttention) {
 
     /** The pipeline's defaults, so a file that says nothing runs what {@code Settings.DEFAULT} runs. */
     public static final SettingsSpec DEFAULT = new SettingsSpec(Settings.DEFAULT.maxNewTokens(),
@@ -38,13 +41,15 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
             Settings.DEFAULT.gateBudget(), Settings.DEFAULT.schemaSubset(), Settings.DEFAULT.projection(),
             Settings.DEFAULT.rerank(), Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.stopAtSemicolon(),
             Settings.DEFAULT.limits().timeout(),
-            Settings.DEFAULT.limits().rowCap(), Settings.DEFAULT.search(), Settings.DEFAULT.gsr());
+            Settings.DEFAULT.limits().rowCap(), Settings.DEFAULT.search(), Settings.DEFAULT.gsr(),
+            Settings.DEFAULT.softAttention());
 
     public SettingsSpec {
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(search, "search");
         Objects.requireNonNull(gsr, "gsr");
+        Objects.requireNonNull(softAttention, "softAttention");
         if (gateBudget < 0) throw new IllegalArgumentException("gateBudget must be >= 0, got " + gateBudget);
     }
 
@@ -53,13 +58,15 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
                         int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK,
                         List<String> stopStrings, boolean stopAtSemicolon, Duration timeout, int rowCap) {
         this(maxNewTokens, candidates, sampleTemperature, tabularPrompt, gateBudget, schemaSubset, projection, rerank,
-                agentK, stopStrings, stopAtSemicolon, timeout, rowCap, SearchSettings.DEFAULT, GsrSettings.DEFAULT);
+                agentK, stopStrings, stopAtSemicolon, timeout, rowCap, SearchSettings.DEFAULT, GsrSettings.DEFAULT,
+                SoftSettings.DEFAULT);
     }
 
     /** The pipeline settings of a cell run with {@code seed}. */
     public Settings toSettings(long seed) {
         return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection,
                 rerank, agentK, stopStrings,
-                stopAtSemicolon, new ExecutionLimits(timeout, rowCap), search, gsr);
+                stopAtSemicolon, new ExecutionLimits(timeout, rowCap), search, gsr,
+                softAttention);
     }
 }

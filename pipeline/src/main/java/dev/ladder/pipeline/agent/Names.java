@@ -93,7 +93,7 @@ public final class Names {
      * consonant other than l, s, z is undoubled), and a final -e goes from words of five letters or more, not after
      * another e (priced, price -> pric; employee stays). Words of three letters or fewer are left alone.
      */
-    static String stem(String word) {
+    public static String stem(String word) {
         String w = word.toLowerCase(Locale.ROOT);
         String irregular = IRREGULAR.get(w);
         if (irregular != null) return irregular;

@@ -3,6 +3,7 @@ package dev.ladder.pipeline.strategy;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.search.SearchSettings;
+import dev.ladder.pipeline.soft.SoftSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -51,10 +52,11 @@ import java.util.Objects;
  * @param limits            limits of every execution a strategy runs (default {@link ExecutionLimits#DEFAULT})
  * @param search            the structured-search pipeline's knobs (default {@link SearchSettings#DEFAULT})
  * @param gsr               Gradual SQL Refinement's knobs (default {@link GsrSettings#DEFAULT})
+ * @param softAttention     soft schema attention's knobs (default {@link SoftSettings#DEFAULT})
  */
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
                        int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits,
-                       SearchSettings search, GsrSettings gsr) {
+                       SearchSettings search, GsrSettings gsr, SoftSettings softAttention) {
 
     /**
      * The base of this seed's sampler seeds: {@link #seed} through SplitMix64's finaliser (a bijection, so distinct
@@ -82,7 +84,8 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     public static final String SEMICOLON = ";";
 
     public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 4, true, true, true, 3, List.of("\nQuestion:"),
-            true, ExecutionLimits.DEFAULT, SearchSettings.DEFAULT, GsrSettings.DEFAULT);
+            true, ExecutionLimits.DEFAULT, SearchSettings.DEFAULT, GsrSettings.DEFAULT,
+            SoftSettings.DEFAULT);
 
     public Settings {
         if (maxNewTokens < 1) throw new IllegalArgumentException("maxNewTokens must be >= 1, got " + maxNewTokens);
@@ -96,42 +99,47 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(search, "search");
         Objects.requireNonNull(gsr, "gsr");
+        Objects.requireNonNull(softAttention, "softAttention");
+    }
+
+    public Settings withSoftAttention(SoftSettings a) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, a);
     }
 
     public Settings withGsr(GsrSettings g) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, g);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, g, softAttention);
     }
 
     public Settings withSearch(SearchSettings s) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, s, gsr);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, s, gsr, softAttention);
     }
 
     public Settings withMaxNewTokens(int n) {
-        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr);
+        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 
     public Settings withCandidates(int n) {
-        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr);
+        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 
     public Settings withSampling(double temperature, long newSeed) {
-        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr);
+        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 
     public Settings withTabularPrompt(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 
     public Settings withK(int exemplars) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits, search, gsr);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 
     public Settings withStopStrings(List<String> stops) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits, search, gsr);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 
     public Settings withStopAtSemicolon(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits, search, gsr);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits, search, gsr, softAttention);
     }
 
     /** The stop strings a request carries: {@link #stopStrings}, then {@code ;} when {@link #stopAtSemicolon}. */
@@ -143,11 +151,11 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     }
 
     public Settings withGateBudget(int n) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 
     /** The agent-2 mechanisms' switches (the candidate count and the tabular prompt have their own). */
     public Settings withMechanisms(boolean subset, boolean project, boolean rank) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits, search, gsr);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
     }
 }

@@ -18,11 +18,13 @@ public final class Strategies {
             new AgentStrategy(AgentStrategy.REPAIR),
             new PromptStrategy("prompt-k1", 1),
             new dev.ladder.pipeline.search.StructuredSearchStrategy(),
-            new dev.ladder.pipeline.gsr.GsrStrategy());
+            new dev.ladder.pipeline.gsr.GsrStrategy(),
+            new dev.ladder.pipeline.soft.SoftAttentionStrategy());
 
     private Strategies() {}
 
-    /** {@code prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr}. */
+    /** {@code prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr,
+     * soft-attention}. */
     public static List<String> names() {
         return ALL.stream().map(Strategy::name).toList();
     }

@@ -1,0 +1,168 @@
+package dev.ladder.pipeline.soft;
+
+import dev.ladder.pipeline.agent.Names;
+import dev.ladder.pipeline.db.Column;
+import dev.ladder.pipeline.db.Schema;
+import dev.ladder.pipeline.db.Table;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Stage 2: soft relevance weights over the whole schema (nothing is filtered out). A table the question's entities
+ * match weighs {@code 1.0 + hits}, an unmatched one 0.5; a column {@code 1.0 + hits}, unmatched 0.3; either gains 0.5
+ * when a side of a relation matches it; then every weight is divided by the largest, so the most relevant element
+ * weighs 1. Weights are keyed by {@code (table, column)}: two tables' same-named columns are weighed apart.
+ *
+ * <p>Matching: an entity and an identifier are folded alike (identifiers split by {@link Names#parts}, every word
+ * through the project's one stemmer {@link Names#stem}, general function words dropped). An entity matches a table
+ * when it holds every word of the table's name; it matches a column when it holds every word of the column's name
+ * that is not a word of its table's name (so {@code customerName} is matched by "name" only in the context of
+ * customers: the entity must hold the table's words too, or the column's own words must be more than the table's),
+ * and when the entity names a table it raises only that table's columns ({@link #qualifiedFor}).
+ */
+public final class AttentionWeights {
+
+    public static final double TABLE_MATCHED = 1.0;
+    public static final double TABLE_UNMATCHED = 0.5;
+    public static final double COLUMN_MATCHED = 1.0;
+    public static final double COLUMN_UNMATCHED = 0.3;
+    public static final double RELATION_BONUS = 0.5;
+
+    /** A schema element: a table ({@code column} null) or one table's column. */
+    public record Key(String table, String column) {
+        @Override
+        public String toString() {
+            return column == null ? table : table + "." + column;
+        }
+    }
+
+    /**
+     * @param weights normalised weights, tables then each table's columns, in schema order
+     * @param hits    how many entities matched each element (elements without a hit left out)
+     */
+    public record Weights(Map<Key, Double> weights, Map<Key, Integer> hits) {
+        public Weights {
+            weights = Collections.unmodifiableMap(new LinkedHashMap<>(weights));
+            hits = Collections.unmodifiableMap(new LinkedHashMap<>(hits));
+        }
+
+        public double of(String table, String column) {
+            for (var e : weights.entrySet()) {
+                if (e.getKey().table().equalsIgnoreCase(table) && (column == null ? e.getKey().column() == null
+                        : column.equalsIgnoreCase(e.getKey().column()))) {
+                    return e.getValue();
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** The weights' inputs per schema: every table's and column's folded words (the schema cache's half of stage 6). */
+    private static final Map<Schema, Map<Key, Set<String>>> FOLDED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private AttentionWeights() {}
+
+    static Map<Key, Set<String>> folded(Schema schema) {
+        return FOLDED.computeIfAbsent(schema, sc -> {
+            Map<Key, Set<String>> out = new LinkedHashMap<>();
+            for (Table t : sc.tables()) {
+                out.put(new Key(t.name(), null), words(t.name()));
+                for (Column c : t.columns()) out.put(new Key(t.name(), c.name()), words(c.name()));
+            }
+            return out;
+        });
+    }
+
+    public static Weights compute(Schema schema, QuestionMiner.Mined mined) {
+        Map<Key, Set<String>> folded = folded(schema);
+        List<Set<String>> entities = mined.entities().stream().map(AttentionWeights::words).toList();
+        List<Set<String>> relationSides = new ArrayList<>();
+        for (QuestionMiner.Relation r : mined.relations()) {
+            relationSides.add(words(r.left()));
+            relationSides.add(words(r.right()));
+        }
+        Map<Key, Double> raw = new LinkedHashMap<>();
+        Map<Key, Integer> hits = new LinkedHashMap<>();
+        for (Table t : schema.tables()) {
+            Key k = new Key(t.name(), null);
+            Set<String> tw = folded.get(k);
+            int h = count(entities, e -> matchesTable(e, tw));
+            double w = h > 0 ? TABLE_MATCHED + h : TABLE_UNMATCHED;
+            if (relationSides.stream().anyMatch(s -> matchesTable(s, tw))) w += RELATION_BONUS;
+            raw.put(k, w);
+            if (h > 0) hits.put(k, h);
+        }
+        for (Table t : schema.tables()) {
+            Set<String> tw = folded.get(new Key(t.name(), null));
+            for (Column c : t.columns()) {
+                Key k = new Key(t.name(), c.name());
+                Set<String> cw = folded.get(k);
+                int h = count(entities, e -> matchesColumn(e, tw, cw) && qualifiedFor(e, t.name(), folded));
+                double w = h > 0 ? COLUMN_MATCHED + h : COLUMN_UNMATCHED;
+                if (relationSides.stream().anyMatch(s -> matchesColumn(s, tw, cw) && qualifiedFor(s, t.name(), folded))) {
+                    w += RELATION_BONUS;
+                }
+                raw.put(k, w);
+                if (h > 0) hits.put(k, h);
+            }
+        }
+        double max = raw.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
+        Map<Key, Double> norm = new LinkedHashMap<>();
+        raw.forEach((k, v) -> norm.put(k, Math.round(v / max * 100) / 100.0));
+        return new Weights(norm, hits);
+    }
+
+    /**
+     * Whether an entity may name a column of {@code table}: it names no table at all, or it names this one. "author
+     * name" names the authors table, so it raises {@code authors.name} and not {@code books.name}.
+     */
+    static boolean qualifiedFor(Set<String> entity, String table, Map<Key, Set<String>> folded) {
+        boolean namesAny = false;
+        for (var e : folded.entrySet()) {
+            if (e.getKey().column() != null || !matchesTable(entity, e.getValue())) continue;
+            if (e.getKey().table().equals(table)) return true;
+            namesAny = true;
+        }
+        return !namesAny;
+    }
+
+    static boolean matchesTable(Set<String> entity, Set<String> table) {
+        return !table.isEmpty() && entity.containsAll(table);
+    }
+
+    static boolean matchesColumn(Set<String> entity, Set<String> table, Set<String> column) {
+        Set<String> own = new HashSet<>(column);
+        own.removeAll(table);
+        // a column named only by its table's words (customers.customerNumber -> {number}) needs its own word
+        if (own.isEmpty()) return false;
+        if (!entity.containsAll(own)) return false;
+        // the column's words beyond the table's: enough on their own when they are more than one word, or when the
+        // column repeats none of the table's words; otherwise the entity must hold the table's words too
+        return own.size() > 1 || own.size() == column.size() || entity.containsAll(table);
+    }
+
+    /** Folded content words of a phrase or identifier. */
+    static Set<String> words(String text) {
+        Set<String> out = new HashSet<>();
+        for (String part : text.split("\\s+")) {
+            for (String p : Names.parts(part)) {
+                String w = p.toLowerCase(Locale.ROOT);
+                if (w.isEmpty() || Names.STOPWORDS.contains(w)) continue;
+                out.add(Names.stem(w));
+            }
+        }
+        return out;
+    }
+
+    private static int count(List<Set<String>> items, java.util.function.Predicate<Set<String>> p) {
+        int n = 0;
+        for (Set<String> s : items) if (p.test(s)) n++;
+        return n;
+    }
+}

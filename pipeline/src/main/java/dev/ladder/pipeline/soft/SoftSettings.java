@@ -1,0 +1,44 @@
+package dev.ladder.pipeline.soft;
+
+/**
+ * The knobs of soft schema attention ({@code settings.soft_attention} in an experiment file).
+ *
+ * @param inlineWeights  each table and column of the {@code CREATE TABLE} rendering carries {@code -- attention: w}
+ * @param blockWeights   a {@code ### Schema attention weights} block follows the schema
+ * @param cycles         most refinement cycles after the first attempt (default 3; 0: no refinement)
+ * @param threshold      an attempt with at least this confidence ends the cycles (default 0.8)
+ * @param minRows        the row-count term rewards results of at least this many rows (default 1) ...
+ * @param maxRows        ... and at most this many (default 1000)
+ * @param oneShot        one exemplar of the context's rule in the prompt (default off)
+ * @param chainOfThought the prompt asks for reasoning before the SQL; the reasoning is stripped from the answer
+ *                       (default off)
+ * @param maxTokens      token budget of each call (default 512; reasoning needs room)
+ */
+public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycles, double threshold, int minRows,
+                           int maxRows, boolean oneShot, boolean chainOfThought, int maxTokens) {
+
+    public static final SoftSettings DEFAULT = new SoftSettings(true, true, 3, 0.8, 1, 1000, false, false, 512);
+
+    public SoftSettings {
+        if (cycles < 0) throw new IllegalArgumentException("cycles must be >= 0, got " + cycles);
+        if (!(threshold >= 0) || Double.isInfinite(threshold)) throw new IllegalArgumentException("threshold must be >= 0, got " + threshold);
+        if (minRows < 0 || maxRows < minRows) throw new IllegalArgumentException("need 0 <= min_rows <= max_rows, got " + minRows + ", " + maxRows);
+        if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+    }
+
+    public SoftSettings withWeights(boolean inline, boolean block) {
+        return new SoftSettings(inline, block, cycles, threshold, minRows, maxRows, oneShot, chainOfThought, maxTokens);
+    }
+
+    public SoftSettings withCycles(int n) {
+        return new SoftSettings(inlineWeights, blockWeights, n, threshold, minRows, maxRows, oneShot, chainOfThought, maxTokens);
+    }
+
+    public SoftSettings withPrompting(boolean shot, boolean cot) {
+        return new SoftSettings(inlineWeights, blockWeights, cycles, threshold, minRows, maxRows, shot, cot, maxTokens);
+    }
+
+    public SoftSettings withThreshold(double t) {
+        return new SoftSettings(inlineWeights, blockWeights, cycles, t, minRows, maxRows, oneShot, chainOfThought, maxTokens);
+    }
+}

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.search.SearchSettings;
+import dev.ladder.pipeline.soft.SoftSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,7 +97,14 @@ class ExperimentLoaderTest {
     void loadsThePipelinesExperimentWithItsStructuredSearchBlock() {
         Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("pipelines.yaml"));
         assertThat(e.rungs()).extracting(RungSpec::name).containsExactly("prompt-k0", "prompt-k3", "agent-3", "prompt-k1",
-                "structured-search", "ss-no-repair", "gsr", "gsr-no-decomposition", "gsr-no-linking", "gsr-no-refinement");
+                "structured-search", "ss-no-repair", "gsr", "gsr-no-decomposition", "gsr-no-linking", "gsr-no-refinement",
+                "sa-plain", "sa-inline", "sa-block", "sa-no-refinement", "soft-attention");
+        assertThat(e.settingsOf(e.rungs().get(14)).softAttention()).isEqualTo(SoftSettings.DEFAULT);
+        assertThat(e.settingsOf(e.rungs().get(10)).softAttention()).isEqualTo(SoftSettings.DEFAULT.withWeights(false, false));
+        for (int i = 10; i <= 13; i++) {
+            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(14))))
+                    .containsExactly("soft attention");
+        }
         assertThat(e.settingsOf(e.rungs().get(6)).gsr()).isEqualTo(GsrSettings.DEFAULT);
         for (int i = 7; i <= 9; i++) {
             assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(6))))
@@ -207,6 +215,8 @@ class ExperimentLoaderTest {
             "'  - {name: x, strategy: structured-search, settings: {structured_search: {sampled_recheck: 1}}}' | strategies[3].settings.structured_search.sampled_recheck | expected true or false",
             "'  - {name: x, strategy: structured-search, settings: {structured_search: [1]}}' | strategies[3].settings.structured_search | expected a mapping",
             "'  - {name: x, strategy: gsr, settings: {gsr: {linking_rounds: 0}}}' | strategies[3].settings.gsr.linking_rounds | must be >= 1",
+            "'  - {name: x, strategy: soft-attention, settings: {soft_attention: {cycles: -1}}}' | strategies[3].settings.soft_attention.cycles | must be >= 0",
+            "'  - {name: x, strategy: soft-attention, settings: {soft_attention: {min_rows: 5, max_rows: 2}}}' | strategies[3].settings.soft_attention.max_rows | must be >= min_rows",
             "'  - {name: x, strategy: gsr, settings: {gsr: {temperature: -1}}}'   | strategies[3].settings.gsr.temperature    | must be >= 0",
             "'  - {name: x, strategy: gsr, settings: {gsr: {decompositon: false}}}' | strategies[3].settings.gsr.decompositon  | did you mean 'decomposition'",
     })

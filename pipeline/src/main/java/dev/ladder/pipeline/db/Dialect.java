@@ -4,5 +4,10 @@ package dev.ladder.pipeline.db;
 public enum Dialect {
     /** MySQL and MariaDB. */
     MYSQL,
-    SQLITE
+    SQLITE;
+
+    /** The name prompts give the dialect: {@code MySQL}, {@code SQLite}. */
+    public String label() {
+        return this == SQLITE ? "SQLite" : "MySQL";
+    }
 }

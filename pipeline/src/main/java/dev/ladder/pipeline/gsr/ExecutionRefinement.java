@@ -25,7 +25,7 @@ final class ExecutionRefinement {
         String result = e instanceof Execution.Success ok ? table(ok.result(), g.resultRows())
                 : "an error: " + ((Execution.Failure) e).error();
         String prompt = GsrPrompts.chat(work.ctx.format(), "refine", Map.of(
-                "dialect", GsrPrompts.dialect(work.ctx.db().dialect()),
+                "dialect", work.ctx.db().dialect().label(),
                 "schema", SchemaRenderer.summary(work.ctx.schema()).stripTrailing(),
                 "question", work.question.text().strip(), "hint", GsrPrompts.hint(work.question.hint()),
                 "sql", sql, "result", result));

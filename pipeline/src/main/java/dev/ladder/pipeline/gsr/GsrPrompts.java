@@ -1,8 +1,6 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.inference.ChatMessage;
 import dev.ladder.inference.PromptFormat;
-import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.prompt.PromptTemplates;
 import java.util.List;
 import java.util.Map;
@@ -19,18 +17,13 @@ final class GsrPrompts {
 
     private GsrPrompts() {}
 
-    static String dialect(Dialect d) {
-        return d == Dialect.SQLITE ? "SQLite" : "MySQL";
-    }
 
     static String hint(String hint) {
         return hint == null || hint.isBlank() ? "(none)" : hint.strip();
     }
 
     static String chat(PromptFormat format, String template, Map<String, String> values) {
-        String user = PromptTemplates.load(FOLDER, template).fill(values);
-        return format.format(List.of(ChatMessage.system(PromptTemplates.load(FOLDER, "system").text()),
-                ChatMessage.user(user)));
+        return PromptTemplates.chat(format, FOLDER, template, values);
     }
 
     static String lines(List<String> items) {

@@ -47,7 +47,7 @@ public final class GsrStrategy implements Strategy {
                     + (c.clauses().isEmpty() ? "" : ": " + String.join("; ", c.clauses())), c);
         }
         String pre = calls.sql("pre-sql", GsrPrompts.chat(work.ctx.format(), "pre-sql", Map.of(
-                "dialect", GsrPrompts.dialect(context.db().dialect()),
+                "dialect", context.db().dialect().label(),
                 "schema", SchemaRenderer.summary(context.schema()).stripTrailing(),
                 "question", question.text().strip(), "hint", GsrPrompts.hint(question.hint()), "clauses", clauses)));
         if (pre == null) return work.answer("", "none", "no SQL could be read from the Pre-SQL reply, even after the format fix");

@@ -7,11 +7,9 @@ import dev.ladder.pipeline.search.JoinGraph;
 import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.SchemaBinding;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The errors of a draft found by SQL, not by the model: names the schema lacks, tables used but not joined, and value
@@ -52,19 +50,10 @@ final class LinkingErrors {
      * first table's group, with the foreign-key path that would join it when there is one.
      */
     static List<String> unjoined(Schema schema, Query q, SchemaBinding b) {
-        if (b.tables().size() < 2 || q.subqueries() > 0 || q.setOperations() > 0) return List.of();
-        Map<String, String> parent = new HashMap<>();
-        for (String t : b.tables()) parent.put(key(t), key(t));
-        for (SchemaBinding.ColumnPair p : b.equalities()) {
-            String x = find(parent, key(p.left().table()));
-            String y = find(parent, key(p.right().table()));
-            if (x != null && y != null) parent.put(x, y);
-        }
-        String root = find(parent, key(b.tables().get(0)));
+        if (q.subqueries() > 0 || q.setOperations() > 0) return List.of();
         JoinGraph graph = new JoinGraph(schema);
         List<String> errors = new ArrayList<>();
-        for (String t : b.tables()) {
-            if (find(parent, key(t)).equals(root)) continue;
+        for (String t : JoinGraph.apart(b.tables(), b.equalities())) {
             var path = graph.shortestPath(b.tables().get(0), t);
             errors.add("table " + t + " is not joined to " + b.tables().get(0) + (path.isPresent()
                     ? "; the foreign keys join them by " + String.join(" AND ",
@@ -72,12 +61,6 @@ final class LinkingErrors {
                     : "; no foreign key connects them"));
         }
         return errors;
-    }
-
-    private static String find(Map<String, String> parent, String x) {
-        if (!parent.containsKey(x)) return null;
-        while (!parent.get(x).equals(x)) x = parent.get(x);
-        return x;
     }
 
     private static String key(String t) {

@@ -60,7 +60,7 @@ final class SchemaLinking {
             List<String> used = used(b);
             if (explored == null) {
                 String reply = calls.text("explore", GsrPrompts.chat(work.ctx.format(), "explore", Map.of(
-                        "dialect", GsrPrompts.dialect(work.ctx.db().dialect()),
+                        "dialect", work.ctx.db().dialect().label(),
                         "masked_schema", MaskedSchema.render(schema, b).stripTrailing(),
                         "question", work.question.text().strip(), "hint", GsrPrompts.hint(work.question.hint()),
                         "limit", Integer.toString(g.exploreLimit()))));
@@ -86,7 +86,7 @@ final class SchemaLinking {
             }
             List<String> errors = LinkingErrors.find(work.ctx.db(), schema, q, b);
             String prompt = GsrPrompts.chat(work.ctx.format(), "correct", Map.ofEntries(
-                    Map.entry("dialect", GsrPrompts.dialect(work.ctx.db().dialect())),
+                    Map.entry("dialect", work.ctx.db().dialect().label()),
                     Map.entry("schema", SchemaRenderer.summary(schema).stripTrailing()),
                     Map.entry("question", work.question.text().strip()),
                     Map.entry("hint", GsrPrompts.hint(work.question.hint())), Map.entry("sql", draft),

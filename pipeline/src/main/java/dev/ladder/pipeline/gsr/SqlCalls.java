@@ -34,7 +34,7 @@ final class SqlCalls {
         SqlPostProcessor.Cleaned c = work.clean(new Work.Output(source, raw));
         if (c.ok()) return c.sql();
         String fix = GsrPrompts.chat(work.ctx.format(), "format-fix", Map.of(
-                "dialect", GsrPrompts.dialect(work.ctx.db().dialect()), "reply", raw.strip().isEmpty() ? "(empty)" : raw.strip(),
+                "dialect", work.ctx.db().dialect().label(), "reply", raw.strip().isEmpty() ? "(empty)" : raw.strip(),
                 "error", c.rejection()));
         String again = text(source + "-format", fix);
         SqlPostProcessor.Cleaned d = work.clean(new Work.Output(source + "-format", again));

@@ -43,6 +43,17 @@ public final class PromptTemplates {
         return CACHE.computeIfAbsent(folder + name, key -> read(folder, name));
     }
 
+    /**
+     * A pipeline's chat prompt: its folder's {@code system.txt} as the system message, the filled {@code template} as
+     * the user message, formatted for the model.
+     */
+    public static String chat(dev.ladder.inference.PromptFormat format, String folder, String template,
+                              Map<String, String> values) {
+        String user = load(folder, template).fill(values);
+        return format.format(java.util.List.of(dev.ladder.inference.ChatMessage.system(load(folder, "system").text()),
+                dev.ladder.inference.ChatMessage.user(user)));
+    }
+
     private static PromptTemplate read(String folder, String name) {
         if (!name.matches("[A-Za-z0-9_-]+")) {
             throw new IllegalArgumentException("bad prompt template name '" + name + "' (letters, digits, - and _ only)");

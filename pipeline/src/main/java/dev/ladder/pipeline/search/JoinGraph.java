@@ -92,6 +92,29 @@ public final class JoinGraph {
         return false;
     }
 
+    /**
+     * The tables of a query that its column equalities leave apart from the first table's group (the equalities read
+     * as joins, whatever keys they follow), in the order given: what a join suggestion or a "not joined" error is for.
+     */
+    public static List<String> apart(List<String> tables, List<dev.ladder.pipeline.sql.read.SchemaBinding.ColumnPair> equalities) {
+        if (tables.size() < 2) return List.of();
+        Map<String, String> parent = new HashMap<>();
+        for (String t : tables) parent.put(key(t), key(t));
+        for (var p : equalities) {
+            String a = root(parent, key(p.left().table()));
+            String b = root(parent, key(p.right().table()));
+            if (a != null && b != null) parent.put(a, b);
+        }
+        String first = root(parent, key(tables.get(0)));
+        return tables.stream().filter(t -> !root(parent, key(t)).equals(first)).toList();
+    }
+
+    private static String root(Map<String, String> parent, String x) {
+        if (!parent.containsKey(x)) return null;
+        while (!parent.get(x).equals(x)) x = parent.get(x);
+        return x;
+    }
+
     /** Every foreign-key join between two tables of the set (each key once, oriented as declared). */
     public List<Edge> edgesAmong(Collection<String> tables) {
         Set<String> in = new HashSet<>();

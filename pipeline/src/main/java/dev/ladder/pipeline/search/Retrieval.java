@@ -119,15 +119,10 @@ final class Retrieval {
      * foreign-key path to that group (a table read only inside a subquery may need none; this is advice).
      */
     private List<Evidence.JoinSuggestion> joinSuggestions(List<String> used, List<SchemaBinding.ColumnPair> equalities) {
-        if (used.size() < 2) return List.of();
-        Map<String, String> parent = new HashMap<>();
-        for (String t : used) parent.put(key(t), key(t));
-        for (SchemaBinding.ColumnPair p : equalities) union(parent, key(p.left().table()), key(p.right().table()));
-        String root = find(parent, key(used.get(0)));
+        List<String> apart = JoinGraph.apart(used, equalities);
+        List<String> group = used.stream().filter(t -> !apart.contains(t)).toList();
         List<Evidence.JoinSuggestion> out = new ArrayList<>();
-        List<String> group = used.stream().filter(t -> find(parent, key(t)).equals(root)).toList();
-        for (String t : used) {
-            if (find(parent, key(t)).equals(root)) continue;
+        for (String t : apart) {
             List<JoinGraph.Edge> best = null;
             String to = null;
             for (String g : group) {
@@ -141,16 +136,6 @@ final class Retrieval {
                     best == null ? List.of() : best.stream().map(JoinGraph.Edge::condition).toList()));
         }
         return out;
-    }
-
-    private static void union(Map<String, String> parent, String a, String b) {
-        if (!parent.containsKey(a) || !parent.containsKey(b)) return;
-        parent.put(find(parent, a), find(parent, b));
-    }
-
-    private static String find(Map<String, String> parent, String x) {
-        while (!parent.get(x).equals(x)) x = parent.get(x);
-        return x;
     }
 
     private java.util.Optional<Evidence.Replacement> nearestColumn(String written, Collection<String> tables) {

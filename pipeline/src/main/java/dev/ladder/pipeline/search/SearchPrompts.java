@@ -1,10 +1,8 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.inference.ChatMessage;
 import dev.ladder.inference.PromptFormat;
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.prompt.PromptTemplates;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,12 +21,8 @@ public final class SearchPrompts {
 
     private SearchPrompts() {}
 
-    static String dialectName(Dialect d) {
-        return d == Dialect.SQLITE ? "SQLite" : "MySQL";
-    }
-
     public static String sketch(PromptFormat format, Dialect dialect, String schemaSummary, String question, int k) {
-        return chat(format, "sketch", Map.of("dialect", dialectName(dialect), "schema", schemaSummary.stripTrailing(),
+        return chat(format, "sketch", Map.of("dialect", dialect.label(), "schema", schemaSummary.stripTrailing(),
                 "question", question.strip(), "k", Integer.toString(k)));
     }
 
@@ -41,15 +35,13 @@ public final class SearchPrompts {
                                 String tables, String columns, String allowedJoins, String evidence,
                                 String violations, String tried) {
         return chat(format, "repair", Map.ofEntries(
-                Map.entry("dialect", dialectName(dialect)), Map.entry("schema", schemaSummary.stripTrailing()),
+                Map.entry("dialect", dialect.label()), Map.entry("schema", schemaSummary.stripTrailing()),
                 Map.entry("question", question.strip()), Map.entry("sql", sql.strip()), Map.entry("tables", tables),
                 Map.entry("columns", columns), Map.entry("allowed_joins", allowedJoins),
                 Map.entry("evidence", evidence), Map.entry("violations", violations), Map.entry("tried", tried)));
     }
 
-    private static String chat(PromptFormat format, String template, Map<String, String> values) {
-        String user = PromptTemplates.load(FOLDER, template).fill(values);
-        return format.format(List.of(ChatMessage.system(PromptTemplates.load(FOLDER, "system").text()),
-                ChatMessage.user(user)));
+    static String chat(PromptFormat format, String template, Map<String, String> values) {
+        return PromptTemplates.chat(format, FOLDER, template, values);
     }
 }

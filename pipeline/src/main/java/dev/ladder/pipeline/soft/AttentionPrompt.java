@@ -1,6 +1,5 @@
 package dev.ladder.pipeline.soft;
 
-import dev.ladder.inference.ChatMessage;
 import dev.ladder.inference.PromptFormat;
 import dev.ladder.pipeline.db.Column;
 import dev.ladder.pipeline.db.Dialect;
@@ -95,7 +94,7 @@ final class AttentionPrompt {
     static String generate(PromptFormat format, Dialect dialect, Schema schema, AttentionWeights.Weights weights,
                            SoftSettings s, Example exemplar, String question) {
         return chat(format, "generate", Map.of(
-                "dialect", dialect(dialect),
+                "dialect", dialect.label(),
                 "schema", schema(schema, s.inlineWeights() ? weights : null).stripTrailing(),
                 "weights", weightsText(weights, s),
                 "exemplar", exemplar == null ? "" : "\nExample question: " + exemplar.question().strip()
@@ -107,7 +106,7 @@ final class AttentionPrompt {
     static String refine(PromptFormat format, Dialect dialect, Schema schema, AttentionWeights.Weights weights,
                          SoftSettings s, String question, String history, String feedback) {
         return chat(format, "refine", Map.of(
-                "dialect", dialect(dialect),
+                "dialect", dialect.label(),
                 "schema", schema(schema, s.inlineWeights() ? weights : null).stripTrailing(),
                 "weights", weightsText(weights, s),
                 "question", question.strip(), "history", history, "feedback", feedback,
@@ -122,16 +121,11 @@ final class AttentionPrompt {
 
     private static String instruction(Dialect d, SoftSettings s) {
         return PromptTemplates.load(FOLDER, s.chainOfThought() ? "instruction-reasoning" : "instruction-direct")
-                .fill(Map.of("dialect", dialect(d)));
+                .fill(Map.of("dialect", d.label()));
     }
 
-    static String dialect(Dialect d) {
-        return d == Dialect.SQLITE ? "SQLite" : "MySQL";
-    }
 
-    private static String chat(PromptFormat format, String template, Map<String, String> values) {
-        String user = PromptTemplates.load(FOLDER, template).fill(values);
-        return format.format(List.of(ChatMessage.system(PromptTemplates.load(FOLDER, "system").text()),
-                ChatMessage.user(user)));
+    static String chat(PromptFormat format, String template, Map<String, String> values) {
+        return PromptTemplates.chat(format, FOLDER, template, values);
     }
 }

@@ -48,7 +48,7 @@ final class AskCommand implements Callable<Integer> {
     String database;
     @Parameters(index = "1", paramLabel = "QUESTION") String question;
     @Option(names = "--strategy", defaultValue = "agent-3", paramLabel = "NAME",
-            description = "prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr or soft-attention (default ${DEFAULT-VALUE}).")
+            description = "prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention or progressive (default ${DEFAULT-VALUE}).")
     String strategy;
     @Mixin ModelFlags modelFlags;
     @Option(names = "--benchmark", paramLabel = "NAME|PATH",

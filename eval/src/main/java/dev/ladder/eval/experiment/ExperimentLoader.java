@@ -13,6 +13,7 @@ import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.pipeline.db.SqlMode;
 import dev.ladder.pipeline.gsr.GsrSettings;
+import dev.ladder.pipeline.progressive.ProgressiveSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.soft.SoftSettings;
 import dev.ladder.eval.score.em.EmMode;
@@ -53,7 +54,10 @@ public final class ExperimentLoader {
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search", "gsr", "soft_attention");
+            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search", "gsr", "soft_attention", "progressive");
+    /** The {@code settings.progressive} block ({@code ProgressiveSettings}). */
+    static final List<String> PROGRESSIVE_FIELDS = List.of("high_confidence_threshold", "max_iterations", "retries",
+            "acceptance_threshold", "use_plan", "recalculate", "multi_branch", "beam_width", "max_tokens");
     /** The {@code settings.soft_attention} block ({@code SoftSettings}). */
     static final List<String> SOFT_FIELDS = List.of("inline_weights", "block_weights", "cycles", "threshold",
             "min_rows", "max_rows", "one_shot", "chain_of_thought", "max_tokens");
@@ -410,7 +414,24 @@ public final class ExperimentLoader {
         GsrSettings gsr = gsrNode == null ? d.gsr() : gsr(Fields.of(s.source, s.field("gsr"), gsrNode), d.gsr());
         return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, gateBudget, schemaSubset,
                 projection, rerank, agentK, stops, stopAtSemicolon,
-                Duration.ofMillis(millis), rowCap, search, gsr, soft(s, d.softAttention()));
+                Duration.ofMillis(millis), rowCap, search, gsr, soft(s, d.softAttention()),
+                progressive(s, d.progressive()));
+    }
+
+    /** A {@code progressive} mapping (absent: {@code d}) read over {@code d}, key by key. */
+    private static ProgressiveSettings progressive(Fields settings, ProgressiveSettings d) {
+        JsonNode node = settings.get("progressive");
+        if (node == null) return d;
+        Fields s = Fields.of(settings.source, settings.field("progressive"), node);
+        s.allowOnly(PROGRESSIVE_FIELDS);
+        double high = s.number("high_confidence_threshold", d.highConfidence());
+        if (!(high >= 0 && high <= 1)) throw s.error(s.field("high_confidence_threshold"), "must be in [0, 1], got " + high);
+        double acceptance = s.number("acceptance_threshold", d.acceptance());
+        if (!(acceptance >= 0 && acceptance <= 1)) throw s.error(s.field("acceptance_threshold"), "must be in [0, 1], got " + acceptance);
+        return new ProgressiveSettings(high, s.integer("max_iterations", d.maxIterations(), 1),
+                s.integer("retries", d.retries(), 0), acceptance, s.bool("use_plan", d.usePlan()),
+                s.bool("recalculate", d.recalculate()), s.bool("multi_branch", d.multiBranch()),
+                s.integer("beam_width", d.beamWidth(), 1), s.integer("max_tokens", d.maxTokens(), 1));
     }
 
     /** A {@code soft_attention} mapping (absent: {@code d}) read over {@code d}, key by key. */

@@ -183,6 +183,17 @@ final class ResolvedYaml {
         soft.put("one_shot", a.oneShot());
         soft.put("chain_of_thought", a.chainOfThought());
         soft.put("max_tokens", a.maxTokens());
+        var pr = s.progressive();
+        ObjectNode prog = m.putObject("progressive");
+        prog.put("high_confidence_threshold", num(pr.highConfidence()));
+        prog.put("max_iterations", pr.maxIterations());
+        prog.put("retries", pr.retries());
+        prog.put("acceptance_threshold", num(pr.acceptance()));
+        prog.put("use_plan", pr.usePlan());
+        prog.put("recalculate", pr.recalculate());
+        prog.put("multi_branch", pr.multiBranch());
+        prog.put("beam_width", pr.beamWidth());
+        prog.put("max_tokens", pr.maxTokens());
         return m;
     }
 

@@ -81,6 +81,13 @@ public final class RungFactors {
         if (strategy.equals(dev.ladder.pipeline.search.StructuredSearchStrategy.NAME)) {
             f.put("structured search", settings == null ? "?" : searchFactor(settings.search()));
         }
+        if (strategy.equals(dev.ladder.pipeline.progressive.ProgressiveStrategy.NAME)) {
+            var p = settings == null ? null : settings.progressive();
+            f.put("progressive", p == null ? "?" : "high_confidence=" + num(p.highConfidence()) + " max_iterations="
+                    + p.maxIterations() + " retries=" + p.retries() + " acceptance=" + num(p.acceptance()) + " use_plan="
+                    + (p.usePlan() ? ON : OFF) + " recalculate=" + (p.recalculate() ? ON : OFF) + " multi_branch="
+                    + (p.multiBranch() ? ON + " (beam " + p.beamWidth() + ")" : OFF) + " max_tokens=" + p.maxTokens());
+        }
         if (strategy.equals(dev.ladder.pipeline.soft.SoftAttentionStrategy.NAME)) {
             var a = settings == null ? null : settings.softAttention();
             f.put("soft attention", a == null ? "?" : "inline=" + (a.inlineWeights() ? ON : OFF) + " block="

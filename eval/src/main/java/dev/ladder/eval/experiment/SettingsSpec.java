@@ -2,6 +2,7 @@ package dev.ladder.eval.experiment;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.gsr.GsrSettings;
+import dev.ladder.pipeline.progressive.ProgressiveSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.soft.SoftSettings;
 import dev.ladder.pipeline.strategy.Settings;
@@ -29,11 +30,12 @@ import java.util.Objects;
  * @param search            the {@code structured_search} block: the structured-search pipeline's knobs
  * @param gsr               the {@code gsr} block: Gradual SQL Refinement's knobs
  * @param softAttention     the {@code soft_attention} block: soft schema attention's knobs
+ * @param progressive       the {@code progressive} block: progressive execution's knobs
  */
 public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
                            int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int agentK, List<String> stopStrings, boolean stopAtSemicolon, Duration timeout,
                            int rowCap, SearchSettings search, GsrSettings gsr,
-                           SoftSettings softAttention) {
+                           SoftSettings softAttention, ProgressiveSettings progressive) {
 
     /** The pipeline's defaults, so a file that says nothing runs what {@code Settings.DEFAULT} runs. */
     public static final SettingsSpec DEFAULT = new SettingsSpec(Settings.DEFAULT.maxNewTokens(),
@@ -42,7 +44,7 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
             Settings.DEFAULT.rerank(), Settings.DEFAULT.k(), Settings.DEFAULT.stopStrings(), Settings.DEFAULT.stopAtSemicolon(),
             Settings.DEFAULT.limits().timeout(),
             Settings.DEFAULT.limits().rowCap(), Settings.DEFAULT.search(), Settings.DEFAULT.gsr(),
-            Settings.DEFAULT.softAttention());
+            Settings.DEFAULT.softAttention(), Settings.DEFAULT.progressive());
 
     public SettingsSpec {
         stopStrings = List.copyOf(stopStrings);
@@ -50,6 +52,7 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
         Objects.requireNonNull(search, "search");
         Objects.requireNonNull(gsr, "gsr");
         Objects.requireNonNull(softAttention, "softAttention");
+        Objects.requireNonNull(progressive, "progressive");
         if (gateBudget < 0) throw new IllegalArgumentException("gateBudget must be >= 0, got " + gateBudget);
     }
 
@@ -59,7 +62,7 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
                         List<String> stopStrings, boolean stopAtSemicolon, Duration timeout, int rowCap) {
         this(maxNewTokens, candidates, sampleTemperature, tabularPrompt, gateBudget, schemaSubset, projection, rerank,
                 agentK, stopStrings, stopAtSemicolon, timeout, rowCap, SearchSettings.DEFAULT, GsrSettings.DEFAULT,
-                SoftSettings.DEFAULT);
+                SoftSettings.DEFAULT, ProgressiveSettings.DEFAULT);
     }
 
     /** The pipeline settings of a cell run with {@code seed}. */
@@ -67,6 +70,6 @@ public record SettingsSpec(int maxNewTokens, int candidates, double sampleTemper
         return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection,
                 rerank, agentK, stopStrings,
                 stopAtSemicolon, new ExecutionLimits(timeout, rowCap), search, gsr,
-                softAttention);
+                softAttention, progressive);
     }
 }

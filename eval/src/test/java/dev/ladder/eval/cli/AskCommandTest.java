@@ -114,7 +114,7 @@ class AskCommandTest {
     @Test
     void userErrorsAreOneLineAndExitTwo() throws IOException {
         ModelCliTest.assertUserError(ask("--strategy", "agent-9"),
-                "--strategy: unknown strategy 'agent-9' (known: prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention)");
+                "--strategy: unknown strategy 'agent-9' (known: prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention, progressive)");
         ModelCliTest.assertUserError(LadderCliTest.run("ask", "classicmodels", QUESTION, "--model", tmp.resolve("none").toString()),
                 "no such model directory: ");
         ModelCliTest.assertUserError(ask("--adapter", tmp.resolve("no-adapter").toString()), "adapter directory not found: ");

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.search;
 
+import dev.ladder.pipeline.strategy.JsonReply;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ladder.pipeline.strategy.Work;
 import java.util.ArrayList;

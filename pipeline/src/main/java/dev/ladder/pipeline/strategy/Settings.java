@@ -2,6 +2,7 @@ package dev.ladder.pipeline.strategy;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.gsr.GsrSettings;
+import dev.ladder.pipeline.progressive.ProgressiveSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.soft.SoftSettings;
 import java.util.ArrayList;
@@ -53,10 +54,12 @@ import java.util.Objects;
  * @param search            the structured-search pipeline's knobs (default {@link SearchSettings#DEFAULT})
  * @param gsr               Gradual SQL Refinement's knobs (default {@link GsrSettings#DEFAULT})
  * @param softAttention     soft schema attention's knobs (default {@link SoftSettings#DEFAULT})
+ * @param progressive       progressive execution's knobs (default {@link ProgressiveSettings#DEFAULT})
  */
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
                        int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits,
-                       SearchSettings search, GsrSettings gsr, SoftSettings softAttention) {
+                       SearchSettings search, GsrSettings gsr, SoftSettings softAttention,
+                       ProgressiveSettings progressive) {
 
     /**
      * The base of this seed's sampler seeds: {@link #seed} through SplitMix64's finaliser (a bijection, so distinct
@@ -85,7 +88,7 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
 
     public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 4, true, true, true, 3, List.of("\nQuestion:"),
             true, ExecutionLimits.DEFAULT, SearchSettings.DEFAULT, GsrSettings.DEFAULT,
-            SoftSettings.DEFAULT);
+            SoftSettings.DEFAULT, ProgressiveSettings.DEFAULT);
 
     public Settings {
         if (maxNewTokens < 1) throw new IllegalArgumentException("maxNewTokens must be >= 1, got " + maxNewTokens);
@@ -100,46 +103,51 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         Objects.requireNonNull(search, "search");
         Objects.requireNonNull(gsr, "gsr");
         Objects.requireNonNull(softAttention, "softAttention");
+        Objects.requireNonNull(progressive, "progressive");
+    }
+
+    public Settings withProgressive(ProgressiveSettings p) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, p);
     }
 
     public Settings withSoftAttention(SoftSettings a) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, a);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, a, progressive);
     }
 
     public Settings withGsr(GsrSettings g) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, g, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, g, softAttention, progressive);
     }
 
     public Settings withSearch(SearchSettings s) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, s, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, s, gsr, softAttention, progressive);
     }
 
     public Settings withMaxNewTokens(int n) {
-        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 
     public Settings withCandidates(int n) {
-        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 
     public Settings withSampling(double temperature, long newSeed) {
-        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 
     public Settings withTabularPrompt(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 
     public Settings withK(int exemplars) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 
     public Settings withStopStrings(List<String> stops) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 
     public Settings withStopAtSemicolon(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits, search, gsr, softAttention, progressive);
     }
 
     /** The stop strings a request carries: {@link #stopStrings}, then {@code ;} when {@link #stopAtSemicolon}. */
@@ -151,11 +159,11 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     }
 
     public Settings withGateBudget(int n) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 
     /** The agent-2 mechanisms' switches (the candidate count and the tabular prompt have their own). */
     public Settings withMechanisms(boolean subset, boolean project, boolean rank) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
     }
 }

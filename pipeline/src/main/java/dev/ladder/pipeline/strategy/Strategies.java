@@ -19,12 +19,13 @@ public final class Strategies {
             new PromptStrategy("prompt-k1", 1),
             new dev.ladder.pipeline.search.StructuredSearchStrategy(),
             new dev.ladder.pipeline.gsr.GsrStrategy(),
-            new dev.ladder.pipeline.soft.SoftAttentionStrategy());
+            new dev.ladder.pipeline.soft.SoftAttentionStrategy(),
+            new dev.ladder.pipeline.progressive.ProgressiveStrategy());
 
     private Strategies() {}
 
     /** {@code prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr,
-     * soft-attention}. */
+     * soft-attention, progressive}. */
     public static List<String> names() {
         return ALL.stream().map(Strategy::name).toList();
     }

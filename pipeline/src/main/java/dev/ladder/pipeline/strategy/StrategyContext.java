@@ -18,9 +18,10 @@ import java.util.Objects;
  * @param format        the prompt format (normally {@code model.promptFormat()})
  * @param exemplars     the k-shot rule (the benchmark's fixed k = 3 exemplars from its train split)
  * @param settings      knobs, see {@link Settings}
+ * @param judge         the model a pipeline asks for judgements (the progressive pipeline's reward); null: {@code model}
  */
 public record StrategyContext(LanguageModel model, Database db, Schema schema, String schemaSummary,
-                              PromptFormat format, ExemplarSelector exemplars, Settings settings) {
+                              PromptFormat format, ExemplarSelector exemplars, Settings settings, LanguageModel judge) {
 
     public StrategyContext {
         Objects.requireNonNull(model, "model");
@@ -32,10 +33,20 @@ public record StrategyContext(LanguageModel model, Database db, Schema schema, S
         Objects.requireNonNull(settings, "settings");
     }
 
-    /** The usual context: schema and summary from the database, format from the model. */
+    /** The usual context: schema and summary from the database, format from the model, the model as its own judge. */
     public static StrategyContext of(LanguageModel model, Database db, ExemplarSelector exemplars, Settings settings) {
         Schema schema = db.schema();
         return new StrategyContext(model, db, schema, SchemaRenderer.summary(schema), model.promptFormat(), exemplars,
-                settings);
+                settings, null);
+    }
+
+    /** This context with another model as the judge (null: the model judges itself). */
+    public StrategyContext withJudge(LanguageModel j) {
+        return new StrategyContext(model, db, schema, schemaSummary, format, exemplars, settings, j);
+    }
+
+    /** The judge: {@link #judge} when one was given, else {@link #model}. */
+    public LanguageModel judgeModel() {
+        return judge != null ? judge : model;
     }
 }

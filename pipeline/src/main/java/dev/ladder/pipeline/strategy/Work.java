@@ -149,6 +149,11 @@ public final class Work {
 
     /** All calls in one {@code generate} (so an engine can batch them); outputs in call order, one trace step per call. */
     public List<Output> generate(List<Call> calls) {
+        return generate(ctx.model(), calls);
+    }
+
+    /** {@link #generate(List)} on another model (a judge); its prompts must be in that model's format. */
+    public List<Output> generate(dev.ladder.inference.LanguageModel model, List<Call> calls) {
         Settings s = ctx.settings();
         List<GenerationRequest> requests = new ArrayList<>();
         for (Call c : calls) {
@@ -156,9 +161,9 @@ public final class Work {
                     c.sampled() ? new Sampling(temperatureOf(c), 0, 1.0) : Sampling.GREEDY, c.sources().size(), c.sampled() ? c.seed() : 0, Set.of(),
                     stopsOf(c)));
         }
-        List<Completion> completions = ctx.model().generate(requests);
+        List<Completion> completions = model.generate(requests);
         if (completions.size() != calls.size()) {
-            throw new IllegalStateException("model " + ctx.model().name() + " answered " + completions.size()
+            throw new IllegalStateException("model " + model.name() + " answered " + completions.size()
                     + " of " + calls.size() + " requests");
         }
         List<Output> outputs = new ArrayList<>();

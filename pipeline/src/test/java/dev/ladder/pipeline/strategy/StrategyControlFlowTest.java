@@ -432,11 +432,11 @@ class StrategyControlFlowTest {
 
     @Test
     void registryNamesTheRungsBottomFirst() {
-        assertThat(Strategies.names()).containsExactly("prompt-k0", "prompt-k3", "agent-0", "agent-1", "agent-2", "agent-3", "prompt-k1", "structured-search", "gsr", "soft-attention");
+        assertThat(Strategies.names()).containsExactly("prompt-k0", "prompt-k3", "agent-0", "agent-1", "agent-2", "agent-3", "prompt-k1", "structured-search", "gsr", "soft-attention", "progressive");
         for (String n : Strategies.names()) assertThat(Strategies.byName(n).name()).isEqualTo(n);
         assertThat(Strategies.byName(" Agent-2 ").name()).isEqualTo("agent-2");
         assertThatThrownBy(() -> Strategies.byName("agent-4")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown strategy 'agent-4' (known: prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention)");
+                .hasMessage("unknown strategy 'agent-4' (known: prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention, progressive)");
     }
 
     // ---------------------------------------------------------------- helpers

@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.search;
+package dev.ladder.pipeline.strategy;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -11,22 +11,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * quotes); the only courtesy is that text around the object (a Markdown fence, a sentence before it) is ignored, so
  * that the object is judged, not its wrapping.
  */
-final class JsonReply {
+public final class JsonReply {
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     /** The object, or why there is none. */
-    record Parsed(JsonNode object, String error) {
-        boolean ok() {
+    public record Parsed(JsonNode object, String error) {
+        public boolean ok() {
             return object != null;
         }
     }
 
     private JsonReply() {}
 
-    static Parsed parse(String reply) {
+    public static Parsed parse(String reply) {
         if (reply == null || reply.isBlank()) return new Parsed(null, "the reply is empty");
         int start = reply.indexOf('{');
         if (start < 0) return new Parsed(null, "the reply holds no JSON object (no '{')");
@@ -63,7 +63,7 @@ final class JsonReply {
     }
 
     /** A text field, or null when absent, null or not text. */
-    static String text(JsonNode node, String field) {
+    public static String text(JsonNode node, String field) {
         JsonNode v = node.get(field);
         return v != null && v.isTextual() ? v.asText() : null;
     }

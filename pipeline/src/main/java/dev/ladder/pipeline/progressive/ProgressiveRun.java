@@ -1,0 +1,134 @@
+package dev.ladder.pipeline.progressive;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.prompt.PromptTemplates;
+import dev.ladder.pipeline.sql.post.SqlPostProcessor;
+import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.pipeline.strategy.JsonReply;
+import dev.ladder.pipeline.strategy.Work;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Stage 3: one branch of progressive execution. Repeatedly: among the sub-tasks the plan allows next (their
+ * dependencies done; every open sub-task when the plan is off), take the most confident; the model extends the
+ * current SQL with it ({@code extend.txt}, with the accumulated {@link ExecutionContext}); the extension is executed
+ * and kept when it runs, else retried with its error up to {@link ProgressiveSettings#retries} times, then the
+ * sub-task is given up (it counts as done for the plan, so the rest can go on). After each step the open sub-tasks
+ * below {@link ProgressiveSettings#highConfidence} are re-scored with the new context ({@code rescore.txt}). At most
+ * {@link ProgressiveSettings#maxIterations} steps.
+ */
+final class ProgressiveRun {
+
+    /** One try of one step. */
+    record Step(int iteration, String task, int attempt, String sql, boolean executed, String error) {}
+
+    /**
+     * @param confidences every sub-task's confidences over time: the initial one, then each re-scoring
+     */
+    record Outcome(String branch, String sql, Execution execution, List<String> done, List<String> givenUp,
+                   Map<String, List<Double>> confidences, ExecutionContext.Snapshot context, int iterations,
+                   List<Step> steps) {}
+
+    private ProgressiveRun() {}
+
+    /** @param first the sub-task the first step takes (a branch's different order); null: the most confident */
+    static Outcome run(Work work, ProgressiveSettings s, List<SubTask> tasks, QueryPlan plan, String branch, String first) {
+        Map<String, SubTask> byId = new LinkedHashMap<>();
+        tasks.forEach(t -> byId.put(t.id(), t));
+        Map<String, Double> confidence = new LinkedHashMap<>();
+        Map<String, List<Double>> history = new LinkedHashMap<>();
+        for (SubTask t : tasks) {
+            confidence.put(t.id(), t.initialConfidence());
+            history.put(t.id(), new ArrayList<>(List.of(t.initialConfidence())));
+        }
+        Set<String> open = new LinkedHashSet<>(byId.keySet());
+        Set<String> resolved = new LinkedHashSet<>();
+        List<String> done = new ArrayList<>();
+        List<String> givenUp = new ArrayList<>();
+        List<Step> steps = new ArrayList<>();
+        ExecutionContext context = new ExecutionContext();
+        String sql = null;
+        Execution execution = null;
+        int iteration = 0;
+        while (!open.isEmpty() && iteration < s.maxIterations()) {
+            iteration++;
+            List<String> ready = open.stream().filter(id -> !s.usePlan() || plan.ready(id, resolved))
+                    .sorted(Comparator.comparingDouble((String id) -> -confidence.get(id)).thenComparingInt(plan::position))
+                    .toList();
+            if (ready.isEmpty()) break;
+            String id = iteration == 1 && first != null && ready.contains(first) ? first : ready.get(0);
+            SubTask task = byId.get(id);
+            String error = null;
+            boolean kept = false;
+            for (int attempt = 1; attempt <= 1 + s.retries() && !kept; attempt++) {
+                String source = branch + "-step-" + iteration + (attempt > 1 ? "-retry-" + (attempt - 1) : "");
+                String prompt = PromptTemplates.chat(work.ctx.format(), SubTasks.FOLDER, "extend", Map.of(
+                        "dialect", work.ctx.db().dialect().label(), "schema", work.ctx.schemaSummary().stripTrailing(),
+                        "question", work.question.text().strip(), "sql", sql == null ? "(none yet)" : sql,
+                        "context", context.text(), "task", task.description(),
+                        "fragment", task.fragment().isEmpty() ? "(none)" : task.fragment(),
+                        "error", error == null ? "" : "The last try failed: " + error + "\n"));
+                String raw = work.generate(List.of(Work.Call.free(source, prompt, s.maxTokens(), 0, 0))).get(0).raw();
+                SqlPostProcessor.Cleaned c = work.clean(new Work.Output(source, raw));
+                if (!c.ok()) {
+                    error = "no SQL statement could be read (" + c.rejection() + ")";
+                    steps.add(new Step(iteration, id, attempt, null, false, error));
+                    continue;
+                }
+                Execution e = work.execute(source, c.sql());
+                if (e instanceof Execution.Success ok) {
+                    sql = c.sql();
+                    execution = e;
+                    SchemaBinding b = ExecutionContext.bind(sql, work.ctx.db());
+                    context.record(id, sql, b, ok.result());
+                    steps.add(new Step(iteration, id, attempt, c.sql(), true, null));
+                    kept = true;
+                } else {
+                    error = ((Execution.Failure) e).error().toString();
+                    steps.add(new Step(iteration, id, attempt, c.sql(), false, error));
+                }
+            }
+            open.remove(id);
+            resolved.add(id);
+            (kept ? done : givenUp).add(id);
+            if (s.recalculate() && kept) rescore(work, s, branch, iteration, sql, context, open, byId, confidence, history);
+        }
+        return new Outcome(branch, sql == null ? "" : sql, execution, done, givenUp, history, context.snapshot(), iteration, steps);
+    }
+
+    /** One call re-scores the open sub-tasks below the high-confidence threshold; an unreadable reply changes none. */
+    private static void rescore(Work work, ProgressiveSettings s, String branch, int iteration, String sql,
+                                ExecutionContext context, Set<String> open, Map<String, SubTask> byId,
+                                Map<String, Double> confidence, Map<String, List<Double>> history) {
+        List<String> low = open.stream().filter(id -> confidence.get(id) < s.highConfidence()).toList();
+        if (low.isEmpty()) return;
+        List<String> lines = new ArrayList<>();
+        for (String id : low) {
+            lines.add("- " + id + ": " + byId.get(id).description() + (byId.get(id).fragment().isEmpty() ? ""
+                    : " (" + byId.get(id).fragment() + ")") + String.format(Locale.ROOT, ", confidence so far %.2f", confidence.get(id)));
+        }
+        String prompt = PromptTemplates.chat(work.ctx.format(), SubTasks.FOLDER, "rescore", Map.of(
+                "question", work.question.text().strip(), "sql", sql, "context", context.text(),
+                "tasks", String.join("\n", lines)));
+        String raw = work.generate(List.of(Work.Call.json(branch + "-rescore-" + iteration, prompt, s.maxTokens()))).get(0).raw();
+        JsonReply.Parsed p = JsonReply.parse(raw);
+        JsonNode map = p.ok() ? p.object().get("confidences") : null;
+        if (map == null || !map.isObject()) return;
+        for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext(); ) {
+            var e = it.next();
+            if (!low.contains(e.getKey()) || !e.getValue().isNumber()) continue;
+            double v = Math.max(0, Math.min(1, e.getValue().asDouble()));
+            confidence.put(e.getKey(), v);
+            history.get(e.getKey()).add(v);
+        }
+    }
+}

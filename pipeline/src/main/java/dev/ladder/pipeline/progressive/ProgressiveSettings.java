@@ -1,0 +1,41 @@
+package dev.ladder.pipeline.progressive;
+
+/**
+ * The knobs of progressive execution ({@code settings.progressive} in an experiment file).
+ *
+ * @param highConfidence      sub-tasks at or above this confidence are not re-scored (default 0.85)
+ * @param maxIterations       most extension steps (default 10)
+ * @param retries             further tries of a step whose SQL fails (default 2)
+ * @param acceptance          reward that accepts an answer (default 1.0: executes and the judge says CORRECT)
+ * @param usePlan             the plan's dependency order constrains which sub-task may run next (off: confidence
+ *                            alone)
+ * @param recalculate         remaining sub-tasks below {@code highConfidence} are re-scored after every step
+ * @param multiBranch         when the reward is below {@code acceptance}, other orders are explored as a beam
+ * @param beamWidth           branches in multi-branch mode, the first one included (default 3)
+ * @param maxTokens           token budget of the sub-task, extension and re-scoring calls (the judge has its own 512)
+ */
+public record ProgressiveSettings(double highConfidence, int maxIterations, int retries, double acceptance,
+                                  boolean usePlan, boolean recalculate, boolean multiBranch, int beamWidth,
+                                  int maxTokens) {
+
+    public static final ProgressiveSettings DEFAULT = new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, false, 3, 512);
+
+    public ProgressiveSettings {
+        if (!(highConfidence >= 0 && highConfidence <= 1)) throw new IllegalArgumentException("high_confidence_threshold must be in [0, 1], got " + highConfidence);
+        if (maxIterations < 1) throw new IllegalArgumentException("max_iterations must be >= 1, got " + maxIterations);
+        if (retries < 0) throw new IllegalArgumentException("retries must be >= 0, got " + retries);
+        if (!(acceptance >= 0 && acceptance <= 1)) throw new IllegalArgumentException("acceptance_threshold must be in [0, 1], got " + acceptance);
+        if (beamWidth < 1) throw new IllegalArgumentException("beam_width must be >= 1, got " + beamWidth);
+        if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+    }
+
+    public ProgressiveSettings withSwitches(boolean plan, boolean rescore, boolean branches) {
+        return new ProgressiveSettings(highConfidence, maxIterations, retries, acceptance, plan, rescore, branches,
+                beamWidth, maxTokens);
+    }
+
+    public ProgressiveSettings withLimits(int iterations, int retryCount, int beam) {
+        return new ProgressiveSettings(highConfidence, iterations, retryCount, acceptance, usePlan, recalculate,
+                multiBranch, beam, maxTokens);
+    }
+}

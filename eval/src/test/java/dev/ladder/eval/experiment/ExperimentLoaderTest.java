@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import dev.ladder.pipeline.gsr.GsrSettings;
+import dev.ladder.pipeline.progressive.ProgressiveSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.soft.SoftSettings;
 import java.util.List;
@@ -98,7 +99,11 @@ class ExperimentLoaderTest {
         Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("pipelines.yaml"));
         assertThat(e.rungs()).extracting(RungSpec::name).containsExactly("prompt-k0", "prompt-k3", "agent-3", "prompt-k1",
                 "structured-search", "ss-no-repair", "gsr", "gsr-no-decomposition", "gsr-no-linking", "gsr-no-refinement",
-                "sa-plain", "sa-inline", "sa-block", "sa-no-refinement", "soft-attention");
+                "sa-plain", "sa-inline", "sa-block", "sa-no-refinement", "soft-attention", "progressive", "progressive-beam");
+        assertThat(e.settingsOf(e.rungs().get(15)).progressive()).isEqualTo(ProgressiveSettings.DEFAULT);
+        assertThat(e.settingsOf(e.rungs().get(16)).progressive().multiBranch()).isTrue();
+        assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(15)), RungFactors.of(e, e.rungs().get(16))))
+                .containsExactly("progressive");
         assertThat(e.settingsOf(e.rungs().get(14)).softAttention()).isEqualTo(SoftSettings.DEFAULT);
         assertThat(e.settingsOf(e.rungs().get(10)).softAttention()).isEqualTo(SoftSettings.DEFAULT.withWeights(false, false));
         for (int i = 10; i <= 13; i++) {
@@ -216,6 +221,8 @@ class ExperimentLoaderTest {
             "'  - {name: x, strategy: structured-search, settings: {structured_search: [1]}}' | strategies[3].settings.structured_search | expected a mapping",
             "'  - {name: x, strategy: gsr, settings: {gsr: {linking_rounds: 0}}}' | strategies[3].settings.gsr.linking_rounds | must be >= 1",
             "'  - {name: x, strategy: soft-attention, settings: {soft_attention: {cycles: -1}}}' | strategies[3].settings.soft_attention.cycles | must be >= 0",
+            "'  - {name: x, strategy: progressive, settings: {progressive: {high_confidence_threshold: 1.5}}}' | strategies[3].settings.progressive.high_confidence_threshold | must be in [0, 1]",
+            "'  - {name: x, strategy: progressive, settings: {progressive: {beam_width: 0}}}' | strategies[3].settings.progressive.beam_width | must be >= 1",
             "'  - {name: x, strategy: soft-attention, settings: {soft_attention: {min_rows: 5, max_rows: 2}}}' | strategies[3].settings.soft_attention.max_rows | must be >= min_rows",
             "'  - {name: x, strategy: gsr, settings: {gsr: {temperature: -1}}}'   | strategies[3].settings.gsr.temperature    | must be >= 0",
             "'  - {name: x, strategy: gsr, settings: {gsr: {decompositon: false}}}' | strategies[3].settings.gsr.decompositon  | did you mean 'decomposition'",

@@ -69,7 +69,8 @@ public final class ExperimentLoader {
     static final List<String> SEARCH_FIELDS = List.of("sketches", "sketch_max_tokens", "table_k", "column_k", "rounds",
             "threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty",
             "entity_check", "execution_check", "semantic_checks", "sampled_recheck", "index_values");
-    static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode");
+    static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode",
+            "judge");
 
     /** Names that end up in file names and cell names; '@' is kept for the seed suffix. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -140,6 +141,10 @@ public final class ExperimentLoader {
         SettingsSpec settings = settings(root);
         List<RungSpec> rungs = rungs(root, models, settings);
         ScorerSpec scorers = scorers(root);
+        if (scorers.judge() != null && !models.containsKey(scorers.judge())) {
+            throw root.error("scorers.judge", "unknown model '" + scorers.judge() + "'; the judge must be one of models: "
+                    + String.join(", ", models.keySet()));
+        }
         List<Comparisons.Pair> comparisons = comparisons(root, rungs);
 
         Benchmark b;
@@ -526,7 +531,8 @@ public final class ExperimentLoader {
         }
         List<String> emModes = java.util.Arrays.stream(EmMode.values()).map(EmMode::label).toList();
         EmMode emMode = EmMode.parse(s.choice("em_mode", d.emMode().label(), emModes, "EM mode")).orElseThrow();
-        return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite, emMode, alsoMode);
+        String judge = s.string("judge", null);
+        return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite, emMode, alsoMode, judge);
     }
 
     private static void checkName(Fields f, String field, String name) {

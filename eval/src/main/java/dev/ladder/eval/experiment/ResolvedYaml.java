@@ -116,6 +116,7 @@ final class ResolvedYaml {
         scorers.put("ts", sc.ts().name().toLowerCase(Locale.ROOT));
         scorers.put("suite", sc.suite() == null ? null : sc.suite().toString());
         scorers.put("em_mode", sc.emMode().label());
+        if (sc.judge() != null) scorers.put("judge", sc.judge());
         // the resolved family, the default one spelled out, so a report reads the same pairs the run declared; an
         // empty family (one rung) is left out, since the file format refuses an empty list and the default is empty
         if (!e.comparisons().isEmpty()) {

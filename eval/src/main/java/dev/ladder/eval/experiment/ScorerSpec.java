@@ -17,9 +17,11 @@ import java.util.Objects;
  * @param suite        an explicit test-suite directory ({@code --suite}), or null for each database's stored suite
  * @param emMode       how EM reads queries ({@code --em-mode}, YAML {@code em_mode})
  * @param alsoExMode   a second EX mode scored beside the first ({@code ex_mode: [spider, bird]}), or null
+ * @param judge        the id of the model (in {@code models}) that judges every prediction ({@code scorers.judge}),
+ *                     or null for no judge
  */
 public record ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, Ts ts, Path suite, EmMode emMode,
-                         ExMode alsoExMode) {
+                         ExMode alsoExMode, String judge) {
 
     /** TS source. */
     public enum Ts {
@@ -35,7 +37,13 @@ public record ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, 
     }
 
     public static final ScorerSpec DEFAULT = new ScorerSpec(ExOptions.DEFAULT.mode(), ExOptions.DEFAULT.keepDistinct(),
-            ExOptions.DEFAULT.tolerance(), Ts.SUITE, null, ExOptions.DEFAULT.emMode(), null);
+            ExOptions.DEFAULT.tolerance(), Ts.SUITE, null, ExOptions.DEFAULT.emMode(), null, null);
+
+    /** No judge. */
+    public ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, Ts ts, Path suite, EmMode emMode,
+                      ExMode alsoExMode) {
+        this(exMode, keepDistinct, tolerance, ts, suite, emMode, alsoExMode, null);
+    }
 
     /** The default EM mode. */
     public ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, Ts ts, Path suite) {

@@ -138,6 +138,7 @@ public final class Report {
     private final Map<String, TreeMap<String, ItemResult>> byRung;
     private final boolean hasTs;
     private final boolean hasExAlt;
+    private final boolean hasJudge;
     private final boolean multiSeed;
     private final String exAltLabel;
     private final int items;
@@ -153,6 +154,8 @@ public final class Report {
     private final ReportTable attribution;
     private final ReportTable errors;
     private final ReportTable costs;
+    private final ReportTable judgeAgreement;
+    private final ReportTable diagnoses;
 
     private Report(List<Run> runs, List<CellInfo> cellInfo, Map<String, RungInfo> rungInfo,
                    Map<String, TreeMap<String, ItemResult>> byRung, List<Declared> declared, Options options) {
@@ -167,6 +170,7 @@ public final class Report {
         this.results = longTable();
         this.hasTs = allRows().anyMatch(r -> r.ts() != null);
         this.hasExAlt = allRows().anyMatch(r -> r.exAlt() != null);
+        this.hasJudge = allRows().anyMatch(r -> r.judge() != null);
         this.multiSeed = rungInfo.values().stream().anyMatch(r -> r.cellsBySeed().size() > 1);
         this.exAltLabel = "EX (" + exModes()[1] + ")";
         this.items = (int) allRows().map(ItemResult::itemId).distinct().count();
@@ -183,6 +187,8 @@ public final class Report {
         this.attribution = buildAttribution(tested, holm);
         this.errors = buildErrors();
         this.costs = buildCosts();
+        this.judgeAgreement = hasJudge ? buildJudgeAgreement() : null;
+        this.diagnoses = allRows().anyMatch(r -> r.diagnosis() != null) ? buildDiagnoses() : null;
     }
 
     /** The report of one run with {@link Options#DEFAULT}. */
@@ -441,13 +447,25 @@ public final class Report {
         all.add(comparisons);
         attribution().ifPresent(all::add);
         all.add(errors);
+        judgeAgreement().ifPresent(all::add);
+        diagnoses().ifPresent(all::add);
         return all;
+    }
+
+    /** Rows: cells; the LLM judge against EX (confusion counts, agreement, Cohen's kappa); only when judged. */
+    public Optional<ReportTable> judgeAgreement() {
+        return Optional.ofNullable(judgeAgreement);
+    }
+
+    /** Rows: a pipeline's error categories; columns: items of each cell in the category; only when any. */
+    public Optional<ReportTable> diagnoses() {
+        return Optional.ofNullable(diagnoses);
     }
 
     /** The ids of every table a report can have, whether this one has it or not. */
     public static List<String> tableIds() {
         return List.of("summary", "seeds", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts",
-                "comparisons", "attribution", "errors", "costs");
+                "comparisons", "attribution", "errors", "judge-agreement", "diagnoses", "costs");
     }
 
     private java.util.stream.Stream<ItemResult> allRows() {
@@ -597,6 +615,7 @@ public final class Report {
         if (hasExAlt) m.add(new Metric(exAltLabel, ItemResult::exAlt));
         m.add(new Metric("EM", ItemResult::em));
         m.add(new Metric("TS", ItemResult::ts));
+        if (hasJudge) m.add(new Metric("Judge", ItemResult::judge));
         return m;
     }
 
@@ -966,6 +985,70 @@ public final class Report {
                 caption("One row per error class found in the results (canonical classes first: "
                         + String.join(", ", ERROR_CLASSES) + "); one column per rung holding how many of its "
                         + "items fell in the class."),
+                t, Map.of(), Set.of());
+    }
+
+    private ReportTable buildJudgeAgreement() {
+        StringColumn rung = StringColumn.create("rung");
+        IntColumn n = IntColumn.create("judged");
+        DoubleColumn judge = DoubleColumn.create("Judge");
+        DoubleColumn ex = DoubleColumn.create("EX");
+        IntColumn both = IntColumn.create("both correct");
+        IntColumn judgeOnly = IntColumn.create("judge only");
+        IntColumn exOnly = IntColumn.create("EX only");
+        IntColumn neither = IntColumn.create("neither");
+        DoubleColumn agreement = DoubleColumn.create("agreement");
+        DoubleColumn kappa = DoubleColumn.create("kappa");
+        for (CellInfo c : cellInfo) {
+            List<ItemResult> rows = byRung.get(c.name()).values().stream().filter(r -> r.judge() != null).toList();
+            int a = 0, b = 0, cc = 0, d = 0;
+            for (ItemResult r : rows) {
+                if (r.judge() && r.ex()) a++;
+                else if (r.judge()) b++;
+                else if (r.ex()) cc++;
+                else d++;
+            }
+            rung.append(c.name());
+            n.append(rows.size());
+            judge.append(rows.isEmpty() ? Double.NaN : (double) (a + b) / rows.size());
+            ex.append(rows.isEmpty() ? Double.NaN : (double) (a + cc) / rows.size());
+            both.append(a);
+            judgeOnly.append(b);
+            exOnly.append(cc);
+            neither.append(d);
+            agreement.append(rows.isEmpty() ? Double.NaN : (double) (a + d) / rows.size());
+            kappa.append(Statistics.cohenKappa(a, b, cc, d));
+        }
+        Table t = Table.create("judge-agreement", rung, n, judge, ex, both, judgeOnly, exOnly, neither, agreement, kappa);
+        Map<String, Style> styles = new HashMap<>();
+        for (String col : List.of("Judge", "EX", "agreement", "kappa")) styles.put(col, Style.DECIMAL);
+        return new ReportTable("judge-agreement", "LLM judge against EX",
+                caption("One row per rung, over its judged items: the share the LLM judge (scorers.judge) calls "
+                        + "correct, EX over the same items, the four cells of judge × EX (both correct, only the judge, "
+                        + "only EX, neither), their agreement, and Cohen's kappa (agreement beyond chance: 1 perfect, 0 "
+                        + "chance; missing when either side is constant). A prediction that is empty or does not "
+                        + "execute is judged NO without asking the judge."),
+                t, styles, Set.of());
+    }
+
+    private ReportTable buildDiagnoses() {
+        List<String> categories = new ArrayList<>(dev.ladder.pipeline.progressive.ErrorAnalysis.CATEGORIES);
+        allRows().map(ItemResult::diagnosis).filter(java.util.Objects::nonNull).distinct()
+                .filter(x -> !categories.contains(x)).sorted().forEach(categories::add);
+        StringColumn category = StringColumn.create("category");
+        categories.forEach(category::append);
+        Table t = Table.create("diagnoses", category);
+        for (CellInfo c : cellInfo) {
+            IntColumn column = IntColumn.create(c.name());
+            Collection<ItemResult> rows = byRung.get(c.name()).values();
+            for (String k : categories) column.append((int) rows.stream().filter(r -> k.equals(r.diagnosis())).count());
+            t.addColumns(column);
+        }
+        return new ReportTable("diagnoses", "Pipeline error analysis by rung",
+                caption("One row per error category of a pipeline's own analysis of the answers it did not accept "
+                        + "(the progressive pipeline: from the database's error, then the judge's reasoning); one "
+                        + "column per rung holding how many of its items fell in the category. Rungs without such an "
+                        + "analysis count 0."),
                 t, Map.of(), Set.of());
     }
 

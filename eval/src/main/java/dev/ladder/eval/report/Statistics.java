@@ -238,4 +238,17 @@ public final class Statistics {
         }
         return first.length;
     }
+
+    /**
+     * Cohen's kappa of two binary raters from their 2×2 counts: {@code a} both yes, {@code b} only the first,
+     * {@code c} only the second, {@code d} both no. NaN when there are no items or chance agreement is 1 (a rater
+     * that never varies).
+     */
+    public static double cohenKappa(int a, int b, int c, int d) {
+        double n = a + b + c + d;
+        if (n == 0) return Double.NaN;
+        double po = (a + d) / n;
+        double pe = ((a + b) * (a + c) + (c + d) * (b + d)) / (n * n);
+        return pe >= 1 ? Double.NaN : (po - pe) / (1 - pe);
+    }
 }

@@ -35,6 +35,7 @@ import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.strategy.Trace;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -244,6 +245,7 @@ public final class ExperimentRunner {
                         answered += reuseRows(e.getKey(), firstSeedCell(e.getKey()), items, e.getValue(), store);
                     }
                 }
+                if (experiment.scorers().judge() != null) judgeAll(store, db, resolved, cache, dir);
                 for (CachedLanguageModel cached : cachedModels) {
                     hits += cached.hits();
                     misses += cached.misses();
@@ -302,7 +304,7 @@ public final class ExperimentRunner {
             ItemResult reused = new ItemResult(cell.name(), r.itemId(), r.category(), r.difficulty(), r.question(),
                     r.gold(), r.predicted(), r.va(), r.ex(), r.em(), r.ts(), r.error(), r.errorClass(), r.chosen(),
                     r.promptTokens(), r.generatedTokens(), r.millis(), r.tables(), r.joins(), r.aggregates(),
-                    r.nesting(), r.calls(), r.calls(), r.exAlt());
+                    r.nesting(), r.calls(), r.calls(), r.exAlt(), r.judge(), r.judgeReason(), r.diagnosis());
             store.put(reused, index, traces.get(row));
             copied++;
         }
@@ -440,6 +442,45 @@ public final class ExperimentRunner {
         }
     }
 
+    /**
+     * The judge pass ({@code scorers.judge}): after every cell has answered (so the judge is the one model resident),
+     * every stored prediction not yet judged is executed and put to the judge ({@link SqlJudge}); its verdict and
+     * reasoning go into the row. A prediction that is empty or does not execute is NO without a call. Resumable: a
+     * restarted run judges only the rows without a verdict; the generation cache answers prompts judged before.
+     */
+    private void judgeAll(ResultsStore store, Database db, Map<String, ResolvedModel> resolved, GenerationCache cache,
+                          RunDirectory dir) {
+        String id = experiment.scorers().judge();
+        List<ItemResult> todo = store.results().stream().filter(r -> r.judge() == null).toList();
+        if (todo.isEmpty()) return;
+        ResolvedModel m = resolved.get(id);
+        if (m == null) {
+            options.log().println("warning: the judge model " + id + " is not available (its adapter is missing); "
+                    + todo.size() + " predictions stay unjudged");
+            return;
+        }
+        long t0 = System.nanoTime();
+        int calls = 0;
+        try (LanguageModel judge = load(id, m, cache, dir)) {
+            for (ItemResult r : todo) {
+                if (r.predicted().isBlank()) {
+                    store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
+                    continue;
+                }
+                dev.ladder.pipeline.db.Execution e = db.execute(r.predicted(), experiment.settings().toSettings(0).limits());
+                if (e instanceof dev.ladder.pipeline.db.Execution.Failure) {
+                    store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
+                    continue;
+                }
+                SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.question(), r.predicted(), e);
+                calls++;
+                store.putJudge(r.cell(), r.itemId(), v.yes(), v.reasoning());
+            }
+        }
+        options.log().printf(Locale.ROOT, "judge %s: %d predictions judged (%d model calls) in %.1f s%n", id, todo.size(),
+                calls, (System.nanoTime() - t0) / 1e9);
+    }
+
     /** Scores one answer and reads the features the report slices by. */
     static ItemResult result(Cell cell, BenchmarkItem item, Answer answer, Scorers scoring, CallCounter.Snapshot calls) {
         ItemScore s = scoring.main().score(item.id(), item.category(), item.allGold(), answer.sql());
@@ -451,7 +492,14 @@ public final class ExperimentRunner {
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
                 answer.sql(), s.va(), s.ex(), s.em(), s.ts(), s.error(), errorClass, t.chosen(), t.promptTokens(),
                 t.generatedTokens(), t.millis(), gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(),
-                calls.calls(), calls.cached(), exAlt);
+                calls.calls(), calls.cached(), exAlt, null, null, diagnosis(t));
+    }
+
+    /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */
+    static String diagnosis(Trace t) {
+        return t.steps(dev.ladder.pipeline.strategy.TraceStep.Stage.class).stream()
+                .filter(s -> s.stage().equals("error-analysis")).map(dev.ladder.pipeline.strategy.TraceStep.Stage::summary)
+                .reduce((a, b) -> b).orElse(null);
     }
 
     /**
@@ -466,19 +514,21 @@ public final class ExperimentRunner {
      */
     private Map<String, ResolvedModel> resolveModels() {
         Map<String, ResolvedModel> out = new LinkedHashMap<>();
-        for (var rung : experiment.rungs()) {
-            ModelSpec spec = experiment.modelOf(rung);
-            if (spec.adapterMissing() || out.containsKey(rung.model())) continue;
+        List<String> ids = new ArrayList<>(experiment.rungs().stream().map(RungSpec::model).toList());
+        if (experiment.scorers().judge() != null) ids.add(experiment.scorers().judge());
+        for (String id : ids) {
+            ModelSpec spec = experiment.models().get(id);
+            if (spec.adapterMissing() || out.containsKey(id)) continue;
             if (spec.served()) {
                 // reachable, serving the model, the key accepted: checked here, before the run directory is made
-                try (OpenAiLanguageModel served = ServedModels.connect(rung.model(), spec.server())) {
-                    out.put(rung.model(), new ResolvedModel(spec, null, null, served.identity(), ""));
+                try (OpenAiLanguageModel served = ServedModels.connect(id, spec.server())) {
+                    out.put(id, new ResolvedModel(spec, null, null, served.identity(), ""));
                 }
                 continue;
             }
             Path dir = ModelLoader.resolve(spec.path(), options.log());
             Path adapter = spec.hasAdapter() ? Path.of(spec.adapter()) : null;
-            out.put(rung.model(), new ResolvedModel(spec, dir, adapter, Fingerprints.ofDirectory(dir),
+            out.put(id, new ResolvedModel(spec, dir, adapter, Fingerprints.ofDirectory(dir),
                     adapter == null ? "" : Fingerprints.ofDirectory(adapter)));
         }
         return out;

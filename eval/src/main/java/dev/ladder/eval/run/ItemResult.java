@@ -31,12 +31,16 @@ import java.util.Objects;
  *                        model's)
  * @param exAlt           EX in the experiment's second EX mode ({@code scorers.ex_mode: [spider, bird]}), null when
  *                        the experiment asks for one mode
+ * @param judge           the LLM judge's verdict on the prediction ({@code scorers.judge}), null when not judged
+ * @param judgeReason     the judge's reasoning, null when not judged
+ * @param diagnosis       a pipeline's own error category for an answer it did not accept (the progressive
+ *                        pipeline's error analysis), null when none
  */
 public record ItemResult(String cell, String itemId, String category, String difficulty, String question,
                          String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,
                          String errorClass, String chosen, int promptTokens, int generatedTokens, long millis,
                          int tables, int joins, int aggregates, int nesting, int calls, int cachedCalls,
-                         Boolean exAlt) {
+                         Boolean exAlt, Boolean judge, String judgeReason, String diagnosis) {
     public ItemResult {
         Objects.requireNonNull(cell, "cell");
         Objects.requireNonNull(itemId, "itemId");
@@ -44,6 +48,23 @@ public record ItemResult(String cell, String itemId, String category, String dif
         if (calls < 0 || cachedCalls < 0 || cachedCalls > calls) {
             throw new IllegalArgumentException("calls " + calls + ", cached " + cachedCalls);
         }
+    }
+
+    /** A row not judged, without a diagnosis. */
+    public ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                      String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,
+                      String errorClass, String chosen, int promptTokens, int generatedTokens, long millis,
+                      int tables, int joins, int aggregates, int nesting, int calls, int cachedCalls, Boolean exAlt) {
+        this(cell, itemId, category, difficulty, question, gold, predicted, va, ex, em, ts, error, errorClass, chosen,
+                promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls, exAlt,
+                null, null, null);
+    }
+
+    /** This row with the judge's verdict. */
+    public ItemResult withJudge(Boolean verdict, String reason) {
+        return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, va, ex, em, ts, error,
+                errorClass, chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls,
+                cachedCalls, exAlt, verdict, reason, diagnosis);
     }
 
     /** A row without call counts and with one EX mode. */

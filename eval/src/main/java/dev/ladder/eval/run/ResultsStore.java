@@ -40,7 +40,7 @@ import java.util.Set;
 public final class ResultsStore implements AutoCloseable {
 
     /** The schema this code writes; a file with another {@code user_version} is refused. */
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
     /** {@code PRAGMA application_id} of a results store ("LDRR"), so a foreign SQLite file is not mistaken for one. */
     static final int APPLICATION_ID = 0x4C445252;
 
@@ -81,6 +81,9 @@ public final class ResultsStore implements AutoCloseable {
               calls            INTEGER NOT NULL DEFAULT 0,
               cached_calls     INTEGER NOT NULL DEFAULT 0,
               ex_alt           INTEGER,
+              judge            INTEGER,
+              judge_reason     TEXT,
+              diagnosis        TEXT,
               trace_json       TEXT    NOT NULL,
               PRIMARY KEY (cell, item_id),
               UNIQUE (cell, item_order)
@@ -91,16 +94,23 @@ public final class ResultsStore implements AutoCloseable {
             );
             """;
 
-    /** What takes an older store to this schema (a version-1 run keeps its rows; their call counts read as 0). */
+    /**
+     * What takes an older store to this schema, one version at a time (a version-1 run keeps its rows; their call
+     * counts read as 0; rows before version 3 are not judged and have no diagnosis).
+     */
     private static final java.util.Map<Integer, String> UPGRADES = java.util.Map.of(1, """
             ALTER TABLE results ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE results ADD COLUMN cached_calls INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE results ADD COLUMN ex_alt INTEGER;
+            """, 2, """
+            ALTER TABLE results ADD COLUMN judge INTEGER;
+            ALTER TABLE results ADD COLUMN judge_reason TEXT;
+            ALTER TABLE results ADD COLUMN diagnosis TEXT;
             """);
 
     private static final List<String> COLUMN_LIST = List.of("cell", "item_id", "item_order", "category", "difficulty",
             "question", "gold", "predicted", "va", "ex", "em", "ts", "error", "error_class", "chosen", "prompt_tokens",
-            "generated_tokens", "millis", "tables", "joins", "aggregates", "nesting", "calls", "cached_calls", "ex_alt", "trace_json");
+            "generated_tokens", "millis", "tables", "joins", "aggregates", "nesting", "calls", "cached_calls", "ex_alt", "judge", "judge_reason", "diagnosis", "trace_json");
     private static final String COLUMNS = String.join(", ", COLUMN_LIST);
     /** Insert, or replace every column but the key of an existing (cell, item_id) row (a re-score). */
     private static final String UPSERT = "INSERT INTO results (" + COLUMNS + ") VALUES ("
@@ -317,6 +327,10 @@ public final class ResultsStore implements AutoCloseable {
             s.setInt(i++, r.cachedCalls());
             if (r.exAlt() == null) s.setNull(i++, Types.INTEGER);
             else s.setInt(i++, r.exAlt() ? 1 : 0);
+            if (r.judge() == null) s.setNull(i++, Types.INTEGER);
+            else s.setInt(i++, r.judge() ? 1 : 0);
+            s.setString(i++, r.judgeReason());
+            s.setString(i++, r.diagnosis());
             s.setString(i, traceJson);
             s.executeUpdate();
         } catch (SQLException e) {
@@ -378,19 +392,36 @@ public final class ResultsStore implements AutoCloseable {
                     Boolean tsValue = rs.wasNull() ? null : ts != 0;
                     int exAlt = rs.getInt("ex_alt");
                     Boolean exAltValue = rs.wasNull() ? null : exAlt != 0;
+                    int judge = rs.getInt("judge");
+                    Boolean judgeValue = rs.wasNull() ? null : judge != 0;
                     out.add(new ItemResult(rs.getString("cell"), rs.getString("item_id"), rs.getString("category"),
                             rs.getString("difficulty"), rs.getString("question"), rs.getString("gold"),
                             rs.getString("predicted"), rs.getInt("va") != 0, rs.getInt("ex") != 0, rs.getInt("em") != 0,
                             tsValue, rs.getString("error"), rs.getString("error_class"), rs.getString("chosen"),
                             rs.getInt("prompt_tokens"), rs.getInt("generated_tokens"), rs.getLong("millis"),
                             rs.getInt("tables"), rs.getInt("joins"), rs.getInt("aggregates"), rs.getInt("nesting"),
-                            rs.getInt("calls"), rs.getInt("cached_calls"), exAltValue));
+                            rs.getInt("calls"), rs.getInt("cached_calls"), exAltValue, judgeValue,
+                            rs.getString("judge_reason"), rs.getString("diagnosis")));
                 }
             }
         } catch (SQLException e) {
             throw failure("read results", e);
         }
         return out;
+    }
+
+    /** Records the judge's verdict on a stored row (the judge pass after the answers; resumable: unjudged rows). */
+    public synchronized void putJudge(String cell, String itemId, boolean verdict, String reason) {
+        try (PreparedStatement s = db.prepareStatement(
+                "UPDATE results SET judge = ?, judge_reason = ? WHERE cell = ? AND item_id = ?")) {
+            s.setInt(1, verdict ? 1 : 0);
+            s.setString(2, reason);
+            s.setString(3, cell);
+            s.setString(4, itemId);
+            if (s.executeUpdate() != 1) throw new UserError("no result " + cell + "/" + itemId + " in " + file + " to judge");
+        } catch (SQLException e) {
+            throw failure("store the judge's verdict on " + cell + "/" + itemId, e);
+        }
     }
 
     /** One cell's traces (JSON objects as stored), in item order. */

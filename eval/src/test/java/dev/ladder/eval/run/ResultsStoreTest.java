@@ -120,9 +120,11 @@ class ResultsStoreTest {
             s.putCell(K0);
             s.put(result(K0, "q-1", "SELECT 1", true), 0, "{}");
         }
-        // what a version-1 Ladder wrote: no call counts, no second EX mode
+        // what a version-1 Ladder wrote: no call counts, no second EX mode, no judge, no diagnosis
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            for (String column : List.of("calls", "cached_calls", "ex_alt")) st.execute("ALTER TABLE results DROP COLUMN " + column);
+            for (String column : List.of("calls", "cached_calls", "ex_alt", "judge", "judge_reason", "diagnosis")) {
+                st.execute("ALTER TABLE results DROP COLUMN " + column);
+            }
             st.execute("PRAGMA user_version = 1");
         }
         try (ResultsStore s = ResultsStore.openReadOnly(file)) {
@@ -130,6 +132,8 @@ class ResultsStoreTest {
             assertThat(r.predicted()).isEqualTo("SELECT 1");
             assertThat(r.calls()).isZero();
             assertThat(r.exAlt()).isNull();
+            assertThat(r.judge()).isNull();
+            assertThat(r.diagnosis()).isNull();
         }
         try (ResultsStore s = ResultsStore.open(file)) {
             s.put(new ItemResult(K0.name(), "q-2", null, null, null, null, "SELECT 2", true, true, false, null, null,

@@ -39,7 +39,7 @@ public final class ExperimentLoader {
 
     /** Strategy names a rung may use: the pipeline's registry. */
     public static final List<String> KNOWN_STRATEGIES = dev.ladder.pipeline.strategy.Strategies.names();
-    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.OPENAI);
+    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.OPENAI);
     /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
     public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
     public static final List<String> EX_MODES = List.of("spider", "bird");
@@ -260,6 +260,14 @@ public final class ExperimentLoader {
             String mergeBase = m.choice("merge_base", ModelSpec.DEFAULT_MERGE_BASE, KNOWN_MERGE_BASES, "merge base");
             if (adapter == null && !mergeBase.equals(ModelSpec.DEFAULT_MERGE_BASE)) {
                 throw m.error(m.field("merge_base"), "merge_base " + mergeBase + " applies to an adapter; this model has none");
+            }
+            if (ModelSpec.ONNX.equals(engine) && adapter != null) {
+                throw m.error(m.field("adapter"), "engine onnx takes no adapter: merge it first (ladder adapters merge) and "
+                        + "export the merged model to ONNX (docs/onnx.md)");
+            }
+            if (ModelSpec.ONNX.equals(engine) && !dtype.equals(ModelSpec.DEFAULT_DTYPE)) {
+                throw m.error(m.field("dtype"), "engine onnx takes the precision of its export (float32, or int4 "
+                        + "MatMulNBits weights); leave dtype out");
             }
             models.put(id, new ModelSpec(p, adapter, engine, dtype, device, mergeBase));
         }

@@ -22,6 +22,8 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
                         ServerSpec server) {
 
     public static final String DEFAULT_ENGINE = "djl";
+    /** ONNX Runtime on a decoder export (docs/onnx.md). */
+    public static final String ONNX = "onnx";
     public static final String DEFAULT_DTYPE = "auto";
     public static final String DEFAULT_DEVICE = "auto";
     public static final String DEFAULT_MERGE_BASE = "full";

@@ -644,9 +644,13 @@ public final class ExperimentRunner {
     private static void recordLoad(RunDirectory dir, String id, ModelLoader.Loaded loaded) {
         Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
         String p = "models." + id + ".";
-        env.putIfAbsent(p + "engine", "djl");
+        env.putIfAbsent(p + "engine", loaded.report() == null ? ModelSpec.ONNX : "djl");
         env.putIfAbsent(p + "device", dev.ladder.inference.device.DeviceChoice.label(loaded.device()));
         env.putIfAbsent(p + "dtype", loaded.dtype());
+        if (loaded.report() == null || loaded.plan() == null) {
+            dir.writeEnvironment(env);
+            return;
+        }
         env.putIfAbsent(p + "load_millis", Long.toString(loaded.report().millis()));
         env.putIfAbsent(p + "load_peak_anon_rss_bytes", Long.toString(loaded.report().peakAnonRssBytes()));
         env.putIfAbsent(p + "weight_bytes", Long.toString(loaded.report().weightBytes()));

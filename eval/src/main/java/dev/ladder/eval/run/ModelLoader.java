@@ -124,6 +124,7 @@ public final class ModelLoader {
      * candidate rows together (ladder serve's {@code --max-batch-rows}; the default elsewhere).
      */
     public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log, int maxBatchRows) {
+        if (ONNX.equals(spec.engine())) return loadOnnx(modelDir, adapter, spec, log, maxBatchRows);
         Checked checked = check(modelDir, adapter, spec);
         Device device = checked.device();
         MemoryPlan plan = checked.plan();
@@ -172,8 +173,9 @@ public final class ModelLoader {
      * @throws UserError naming what does not fit and what would, or the file that is wrong
      */
     public static Checked check(Path modelDir, Path adapter, LoadSpec spec) {
+        if (ONNX.equals(spec.engine())) return checkOnnx(modelDir, adapter, spec);
         if (!"djl".equals(spec.engine())) {
-            throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use djl)");
+            throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use djl or onnx)");
         }
         Device device;
         try {
@@ -202,7 +204,47 @@ public final class ModelLoader {
     }
 
     /** The device a load resolved to and its memory plan (whose request holds the weight format). */
+    /** @param plan the memory plan (null for the onnx engine, whose export fixes its precision) */
     public record Checked(Device device, MemoryPlan plan) {}
+
+    static final String ONNX = "onnx";
+
+    /** The onnx engine's checks: no adapter, a CPU or CUDA device, a folder with a decoder export. */
+    private static Checked checkOnnx(Path modelDir, Path adapter, LoadSpec spec) {
+        if (adapter != null) {
+            throw new UserError("engine onnx takes no adapter: merge it first and export the merged model (docs/onnx.md)");
+        }
+        // auto is the CPU: the CUDA provider needs the onnxruntime_gpu jar (docs/onnx.md), so a GPU is asked for by name
+        Device device = spec.device().kind() == DeviceChoice.Kind.CUDA ? Device.gpu(spec.device().index()) : Device.cpu();
+        try {
+            dev.ladder.inference.onnx.OnnxLanguageModel.check(modelDir);
+        } catch (ModelException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        return new Checked(device, null);
+    }
+
+    private static Loaded loadOnnx(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log, int maxBatchRows) {
+        Checked checked = checkOnnx(modelDir, adapter, spec);
+        boolean cuda = checked.device().isGpu();
+        if (log != null) {
+            log.println("loading " + modelDir + " with ONNX Runtime on " + (cuda ? "cuda" : "cpu") + " ...");
+            log.flush();
+        }
+        long t0 = System.nanoTime();
+        dev.ladder.inference.onnx.OnnxLanguageModel lm;
+        try {
+            lm = dev.ladder.inference.onnx.OnnxLanguageModel.load(modelDir,
+                    new dev.ladder.inference.onnx.OnnxLanguageModel.Options(maxBatchRows, 0, cuda));
+        } catch (ModelException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        if (log != null) {
+            log.printf(Locale.ROOT, "loaded (%s layout) in %.1f s%n", lm.layout(), (System.nanoTime() - t0) / 1e9);
+            log.flush();
+        }
+        return new Loaded(lm, checked.device(), "export", null, null);
+    }
 
     /**
      * The memory plan of the load: the budget is the GPU's memory (as CUDA reports it) or the host's; {@code auto}

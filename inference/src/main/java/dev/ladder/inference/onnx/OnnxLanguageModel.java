@@ -86,6 +86,16 @@ public final class OnnxLanguageModel implements LanguageModel {
         this.vocab = tokenizer.vocabSize();
     }
 
+    /** Checks without loading that a folder holds a decoder export (one of the two layouts' model files). */
+    public static void check(Path dir) {
+        if (!Files.isDirectory(dir)) throw new ModelException("model directory not found: " + dir);
+        Path file = OnnxLayout.modelFile(dir);
+        if (!Files.isRegularFile(file)) throw new ModelException(dir + ": " + file.getFileName() + " is missing");
+        if (!Files.isRegularFile(dir.resolve("tokenizer.json"))) {
+            throw new ModelException(dir + ": no tokenizer.json beside the ONNX decoder");
+        }
+    }
+
     /**
      * Loads an export folder: the ONNX decoder, {@code tokenizer.json} and the prompt format from the same folder.
      *

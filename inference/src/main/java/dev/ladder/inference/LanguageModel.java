@@ -2,7 +2,7 @@ package dev.ladder.inference;
 
 import java.util.List;
 
-/** A text generator. Engines: {@code djl} (in-process, {@code llm.DjlLanguageModel}), {@code openai} (a server, {@code openai.OpenAiLanguageModel}); later {@code onnx}. */
+/** A text generator. Engines: {@code djl} (in-process, {@code llm.DjlLanguageModel}), {@code onnx} (ONNX Runtime, {@code onnx.OnnxLanguageModel}), {@code openai} (a server, {@code openai.OpenAiLanguageModel}). */
 public interface LanguageModel extends AutoCloseable {
 
     /** One completion per request, in order. */

@@ -274,6 +274,12 @@ final class BenchCommand {
         @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
                 description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
         String device;
+        @Option(names = "--engine", defaultValue = "djl", paramLabel = "djl|onnx|both",
+                description = "djl (default): the djl engine's detailed table; onnx: --model is an ONNX export (docs/onnx.md); "
+                        + "both: --model on djl and --onnx-model on onnx, side by side with the ratio.")
+        String engine;
+        @Option(names = "--onnx-model", paramLabel = "DIR", description = "With --engine both: the ONNX export of --model.")
+        Path onnxModel;
 
         @Override
         public Integer call() {
@@ -284,6 +290,10 @@ final class BenchCommand {
             if (newTokens < 2) throw new UserError("--new-tokens must be >= 2, got " + newTokens);
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             if (t < 1) throw new UserError("--threads must be >= 1, got " + t);
+            if (!List.of("djl", "onnx", "both").contains(engine)) {
+                throw new UserError("--engine must be djl, onnx or both, got '" + engine + "'");
+            }
+            if (!engine.equals("djl")) return engines(t);
             var where = DeviceOptions.parse(device);
             Path dir = ModelCommand.resolve(model);
             dev.ladder.inference.llm.GenerationBenchmark.Result r;
@@ -300,6 +310,35 @@ final class BenchCommand {
                 err.flush();
             }
             out.print(r.table());
+            out.flush();
+            return 0;
+        }
+
+        /** The engines through generate alone (EngineBenchmark), one table. */
+        private int engines(int t) {
+            if (engine.equals("both") && onnxModel == null) throw new UserError("--engine both needs --onnx-model DIR (the ONNX export of --model)");
+            List<dev.ladder.inference.EngineBenchmark.Row> rows = new java.util.ArrayList<>();
+            try {
+                if (engine.equals("both")) {
+                    Path dir = ModelCommand.resolve(model);
+                    try (var djl = dev.ladder.inference.llm.DjlLanguageModel.load(dir, DeviceOptions.resolve(DeviceOptions.parse(device)),
+                            dev.ladder.inference.llm.DjlLanguageModel.Options.DEFAULT.withThreads(t))) {
+                        rows.addAll(dev.ladder.inference.EngineBenchmark.run("djl", djl, djl.model().config().vocabSize(), batches,
+                                promptTokens, newTokens));
+                    }
+                }
+                Path export = engine.equals("both") ? onnxModel : Path.of(model);
+                try (var onnx = dev.ladder.inference.onnx.OnnxLanguageModel.load(export,
+                        new dev.ladder.inference.onnx.OnnxLanguageModel.Options(16, t, false))) {
+                    rows.addAll(dev.ladder.inference.EngineBenchmark.run("onnx", onnx, onnx.vocabSize(), batches, promptTokens,
+                            newTokens));
+                }
+            } catch (dev.ladder.inference.model.ModelException e) {
+                throw new UserError(e.getMessage(), e);
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf(java.util.Locale.ROOT, "prompt %d tokens, %d new tokens per row, %d threads%n", promptTokens, newTokens, t);
+            out.print(dev.ladder.inference.EngineBenchmark.table(rows));
             out.flush();
             return 0;
         }

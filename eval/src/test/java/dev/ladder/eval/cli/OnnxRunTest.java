@@ -81,4 +81,18 @@ class OnnxRunTest {
         assertThat(none.code()).isEqualTo(2);
         assertThat(none.err().strip()).contains("no ONNX decoder here").doesNotContain("\tat ").hasLineCount(1);
     }
+
+    @Test
+    void benchGenerateTimesTheEnginesSideBySide() {
+        LadderCliTest.Run onnxOnly = LadderCliTest.run("bench", "generate", "--engine", "onnx", "--model", EXPORT.toString(),
+                "--batches", "1,2", "--prompt-tokens", "8", "--new-tokens", "3", "--threads", "1");
+        assertThat(onnxOnly.code()).as(onnxOnly.err()).isZero();
+        assertThat(onnxOnly.out()).contains("decode tok/s").containsPattern("onnx\\s+1 ").containsPattern("onnx\\s+2 ");
+        LadderCliTest.Run missing = LadderCliTest.run("bench", "generate", "--engine", "both", "--model", EXPORT.toString());
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err().strip()).endsWith("--engine both needs --onnx-model DIR (the ONNX export of --model)");
+        LadderCliTest.Run bad = LadderCliTest.run("bench", "generate", "--engine", "tflite", "--model", EXPORT.toString());
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("--engine must be djl, onnx or both");
+    }
 }

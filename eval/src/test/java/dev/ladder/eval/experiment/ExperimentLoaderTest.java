@@ -238,7 +238,7 @@ class ExperimentLoaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "dtype: bf16      | models.base.dtype  | unknown dtype 'bf16'",
-            "engine: onnx     | models.base.engine | unknown engine 'onnx'",
+            "engine: tflite   | models.base.engine | unknown engine 'tflite'",
             "dtyp: f16        | models.base.dtyp   | did you mean 'dtype'",
             "adapter: \"\"      | models.base.adapter | is empty",
             "device: tpu      | models.base.device | unknown device 'tpu'; use auto, cpu, cuda or cuda:N",

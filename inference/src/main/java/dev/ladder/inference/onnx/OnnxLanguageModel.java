@@ -140,6 +140,11 @@ public final class OnnxLanguageModel implements LanguageModel {
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 
+    /** The tokenizer's vocabulary size (ids the engine may choose). */
+    public int vocabSize() {
+        return vocab;
+    }
+
     /** The layout read from the folder ({@code optimum} or {@code onnxruntime-genai}). */
     public String layout() {
         return layout.kind();
@@ -418,6 +423,10 @@ public final class OnnxLanguageModel implements LanguageModel {
         inputs.put(layout.inputIds(), idsT);
         inputs.put(layout.attentionMask(), maskT);
         if (posT != null) inputs.put(layout.positionIds(), posT);
+        boolean withPast = past.values().stream().anyMatch(x -> x.getInfo().getShape()[2] > 0);
+        OnnxTensor branchT = layout.useCacheBranch() == null ? null
+                : OnnxTensor.createTensor(env, new boolean[] {withPast});
+        if (branchT != null) inputs.put(layout.useCacheBranch(), branchT);
         OrtSession.Result result;
         try {
             result = session.run(inputs);
@@ -425,6 +434,7 @@ public final class OnnxLanguageModel implements LanguageModel {
             idsT.close();
             maskT.close();
             if (posT != null) posT.close();
+            if (branchT != null) branchT.close();
             if (past.values().stream().anyMatch(x -> x.getInfo().getShape()[2] == 0)) past.values().forEach(OnnxTensor::close);
         }
         return new Step(result);

@@ -32,7 +32,10 @@ import java.util.TreeSet;
  */
 record OnnxLayout(String kind, Path file, String inputIds, String attentionMask, String positionIds, List<String> keyIn,
                   List<String> valueIn, String logits, List<String> keyOut, List<String> valueOut, int kvHeads,
-                  int headDim, int context, List<Integer> eosIds) {
+                  int headDim, int context, List<Integer> eosIds, String useCacheBranch) {
+
+    /** Optimum's merged decoder ({@code decoder_model_merged.onnx}) picks its branch with this boolean input. */
+    static final String USE_CACHE_BRANCH = "use_cache_branch";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -120,6 +123,7 @@ record OnnxLayout(String kind, Path file, String inputIds, String attentionMask,
                     + java.util.Arrays.toString(shape) + "; expected [batch, kv_heads, past, head_dim] with fixed kv_heads and head_dim");
         }
         return new OnnxLayout(kind, file, ids, mask, in.containsKey(pos) ? pos : null, keyIn, valueIn, logits, keyOut,
-                valueOut, (int) shape[1], (int) shape[3], context, List.copyOf(eos));
+                valueOut, (int) shape[1], (int) shape[3], context, List.copyOf(eos),
+                in.containsKey(USE_CACHE_BRANCH) ? USE_CACHE_BRANCH : null);
     }
 }

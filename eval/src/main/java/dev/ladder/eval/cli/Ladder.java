@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
         mixinStandardHelpOptions = true,
         versionProvider = Ladder.Version.class,
         description = "Text-to-SQL research with local open models: databases, benchmarks, the ablation ladder.",
-        subcommands = {DbCommand.class, SqlCommand.class, BenchCommand.class, TestSuiteCommand.class, EvalCommand.class, ModelCommand.class, EnvCommand.class, GenerateCommand.class, ServeCommand.class, AdaptersCommand.class, AskCommand.class, RunCommand.class, MergeCommand.class, ReportCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DbCommand.class, SqlCommand.class, BenchCommand.class, TestSuiteCommand.class, EvalCommand.class, ModelCommand.class, EnvCommand.class, GenerateCommand.class, ServeCommand.class, AdaptersCommand.class, AskCommand.class, RunCommand.class, MergeCommand.class, ReportCommand.class, ViewCommand.class, CommandLine.HelpCommand.class})
 public final class Ladder {
 
     public static final int USER_ERROR = 2;

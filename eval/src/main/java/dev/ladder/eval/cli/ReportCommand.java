@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
                 + "one-factor attribution, error taxonomy, and costs (calls, tokens, cache share, latency).",
                 "  ladder report runs/classicmodels-ladder",
                 "  ladder report runs/a runs/b --out paper/tables --format tex,png"})
-final class ReportCommand implements Callable<Integer> {
+public final class ReportCommand implements Callable<Integer> {
 
     static final List<String> ALL_FORMATS = ReportWriter.Format.all().stream().map(ReportWriter.Format::extension).toList();
 
@@ -77,32 +77,39 @@ final class ReportCommand implements Callable<Integer> {
             throw new UserError("these runs scored EM in different modes (" + emModes + "): report them apart");
         }
         List<Report.Run> runs = new ArrayList<>();
-        for (Path dir : runDirs) {
-            Path results = dir.resolve(RunDirectory.RESULTS);
-            if (!Files.isRegularFile(results)) {
-                throw new UserError("not a run directory: " + dir + " (no " + RunDirectory.RESULTS + "; 'ladder run' writes one)");
-            }
-            Experiment experiment = experiment(dir);
-            Map<String, String> environment = environment(dir);
-            try (ResultsStore store = ResultsStore.openReadOnly(results)) {
-                var rows = store.results();
-                if (rows.isEmpty()) {
-                    throw new UserError(dir + " has no results yet (its run stopped before the first item): nothing to "
-                            + "report; run the experiment again to fill it");
-                }
-                List<Cell> cells = store.cells();
-                Map<String, String> meta = new TreeMap<>();
-                List<String> keys = new ArrayList<>(META_KEYS);
-                for (Cell c : cells) keys.add("skipped." + c.name());
-                for (String key : keys) {
-                    String value = store.meta(key);
-                    if (value != null) meta.put(key, value);
-                }
-                runs.add(Report.Run.of(dir, cells, rows, new RunInfo(experiment, environment, meta)));
-            }
-        }
+        for (Path dir : runDirs) runs.add(loadRun(dir));
         Report report = Report.merge(runs, Report.Options.DEFAULT);
         ReportWriter.write(report, target, formats);
+    }
+
+    /**
+     * One run directory as a report reads it: its cells, rows, resolved experiment, environment and meta values.
+     *
+     * @throws UserError when it is not a run directory or has no results yet
+     */
+    public static Report.Run loadRun(Path dir) {
+        Path results = dir.resolve(RunDirectory.RESULTS);
+        if (!Files.isRegularFile(results)) {
+            throw new UserError("not a run directory: " + dir + " (no " + RunDirectory.RESULTS + "; 'ladder run' writes one)");
+        }
+        Experiment experiment = experiment(dir);
+        Map<String, String> environment = environment(dir);
+        try (ResultsStore store = ResultsStore.openReadOnly(results)) {
+            var rows = store.results();
+            if (rows.isEmpty()) {
+                throw new UserError(dir + " has no results yet (its run stopped before the first item): nothing to "
+                        + "report; run the experiment again to fill it");
+            }
+            List<Cell> cells = store.cells();
+            Map<String, String> meta = new TreeMap<>();
+            List<String> keys = new ArrayList<>(META_KEYS);
+            for (Cell c : cells) keys.add("skipped." + c.name());
+            for (String key : keys) {
+                String value = store.meta(key);
+                if (value != null) meta.put(key, value);
+            }
+            return Report.Run.of(dir, cells, rows, new RunInfo(experiment, environment, meta));
+        }
     }
 
     /** The results store's meta values a report reads besides {@code skipped.<cell>}. */

@@ -1,0 +1,78 @@
+package dev.ladder.eval.view;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
+
+/**
+ * Serves a {@link RunViewer}'s pages on the loopback interface only: GET and HEAD of a page's path; anything else is
+ * answered with a status and one line of text, never a stack trace.
+ */
+public final class ViewServer implements AutoCloseable {
+
+    private final HttpServer server;
+
+    private ViewServer(HttpServer server) {
+        this.server = server;
+    }
+
+    /** @param port 0 for any free port */
+    public static ViewServer start(Map<String, byte[]> pages, int port) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+        s.createContext("/", ex -> handle(ex, pages));
+        s.start();
+        return new ViewServer(s);
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+    }
+
+    private static void handle(HttpExchange ex, Map<String, byte[]> pages) throws IOException {
+        try (ex) {
+            String method = ex.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                reply(ex, 405, "text/plain; charset=utf-8", ("method " + method + " is not allowed: this viewer only reads\n").getBytes(),
+                        true);
+                return;
+            }
+            String path = ex.getRequestURI().getPath();
+            String key = path.equals("/") ? "index.html" : path.substring(1);
+            byte[] page = pages.get(key);
+            if (page == null) {
+                reply(ex, 404, "text/plain; charset=utf-8", ("no page " + path + "\n").getBytes(), !method.equals("HEAD"));
+                return;
+            }
+            reply(ex, 200, type(key), page, !method.equals("HEAD"));
+        }
+    }
+
+    private static void reply(HttpExchange ex, int status, String type, byte[] body, boolean withBody) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        // the pages carry their own scripts and nothing else may run: no external source of any kind
+        ex.getResponseHeaders().set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; "
+                + "style-src 'unsafe-inline'; img-src 'self'");
+        ex.sendResponseHeaders(status, withBody ? body.length : -1);
+        if (withBody) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    private static String type(String key) {
+        if (key.endsWith(".html")) return "text/html; charset=utf-8";
+        if (key.endsWith(".svg")) return "image/svg+xml";
+        return "application/octet-stream";
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -12,7 +12,6 @@ import dev.ladder.inference.FinishReason;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.PromptFormat;
-import dev.ladder.inference.Sampling;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.Weights;
 import dev.ladder.inference.text.PromptFormats;
@@ -186,74 +185,6 @@ public final class DjlLanguageModel implements LanguageModel {
 
     // ------------------------------------------------------------------------------------------------- generation
 
-    /** One candidate being generated. */
-    private final class Row {
-        final int request;
-        final int candidate;
-        final int[] prompt;
-        final int maxNew;
-        final int limit;              // tokens it may generate: min(maxNew, context - prompt)
-        final Sampling sampling;
-        final Set<Integer> stopIds;
-        final List<String> stopStrings;
-        final SplittableRandom rng;
-        final List<Integer> ids = new ArrayList<>();
-        final List<Float> logProbs = new ArrayList<>();
-        int pad;
-        int last;
-        FinishReason finish;
-        String cutText;
-
-        Row(int request, int candidate, GenerationRequest r, int[] prompt) {
-            this.request = request;
-            this.candidate = candidate;
-            this.prompt = prompt;
-            this.maxNew = r.maxNewTokens();
-            this.limit = Math.max(0, Math.min(r.maxNewTokens(), model.contextLength() - prompt.length));
-            this.sampling = r.sampling();
-            Set<Integer> stops = new HashSet<>(eosIds);
-            stops.addAll(r.stopTokenIds());
-            this.stopIds = stops;
-            this.stopStrings = r.stopStrings();
-            this.rng = new SplittableRandom(r.seed() + candidate);
-        }
-
-        boolean done() {
-            return finish != null;
-        }
-
-        void accept(int token, float logProb) {
-            if (stopIds.contains(token)) {
-                finish = FinishReason.STOP_TOKEN;
-                return;
-            }
-            ids.add(token);
-            logProbs.add(logProb);
-            last = token;
-            if (!stopStrings.isEmpty()) {
-                String text = codec.decode(ids);
-                int cut = -1;
-                for (String s : stopStrings) {
-                    int at = text.indexOf(s);
-                    if (at >= 0 && (cut < 0 || at < cut)) cut = at;
-                }
-                if (cut >= 0) {
-                    cutText = text.substring(0, cut);
-                    finish = FinishReason.STOP_STRING;
-                    return;
-                }
-            }
-            if (ids.size() >= limit) {
-                finish = limit >= maxNew ? FinishReason.LENGTH : FinishReason.CONTEXT;
-            }
-        }
-
-        Candidate toCandidate() {
-            String text = cutText != null ? cutText : codec == null ? "" : codec.decode(ids);
-            return new Candidate(text, ids, logProbs, finish);
-        }
-    }
-
     /** Runs the requests (one call at a time: calls from several threads are serialised). */
     @Override
     public synchronized List<Completion> generate(List<GenerationRequest> requests) {
@@ -262,7 +193,7 @@ public final class DjlLanguageModel implements LanguageModel {
         JniUtils.setGradMode(false);
         int nReq = requests.size();
         int[][] prompts = new int[nReq][];
-        List<List<Row>> rowsByRequest = new ArrayList<>();
+        List<List<CandidateRow>> rowsByRequest = new ArrayList<>();
         for (int i = 0; i < nReq; i++) {
             GenerationRequest r = requests.get(i);
             if (r.promptIds() != null) {
@@ -275,11 +206,10 @@ public final class DjlLanguageModel implements LanguageModel {
             if (!r.stopStrings().isEmpty() && codec == null) {
                 throw new IllegalArgumentException("request " + i + " has stop strings but the model has no tokenizer");
             }
-            List<Row> rows = new ArrayList<>();
+            List<CandidateRow> rows = new ArrayList<>();
             for (int c = 0; c < r.n(); c++) {
-                Row row = new Row(i, c, r, prompts[i]);
-                if (row.maxNew == 0) row.finish = FinishReason.LENGTH;
-                else if (row.limit == 0) row.finish = FinishReason.CONTEXT;
+                CandidateRow row = new CandidateRow(i, c, r, prompts[i], model.contextLength(), eosIds,
+                        codec == null ? null : codec::decode);
                 rows.add(row);
             }
             rowsByRequest.add(rows);
@@ -305,24 +235,24 @@ public final class DjlLanguageModel implements LanguageModel {
 
         List<Completion> out = new ArrayList<>(nReq);
         for (int i = 0; i < nReq; i++) {
-            List<Candidate> cands = rowsByRequest.get(i).stream().map(Row::toCandidate).toList();
+            List<Candidate> cands = rowsByRequest.get(i).stream().map(CandidateRow::toCandidate).toList();
             out.add(new Completion(cands, prompts[i].length, prefillMillis[i], decodeMillis[i]));
         }
         return out;
     }
 
-    private void runBatch(List<Integer> reqs, List<List<Row>> rowsByRequest, int[][] prompts, long[] prefillMillis,
+    private void runBatch(List<Integer> reqs, List<List<CandidateRow>> rowsByRequest, int[][] prompts, long[] prefillMillis,
                           long[] decodeMillis) {
-        List<Row> all = new ArrayList<>();
+        List<CandidateRow> all = new ArrayList<>();
         int maxPrompt = 0;
         int maxLimit = 0;
         for (int r : reqs) {
             all.addAll(rowsByRequest.get(r));
             maxPrompt = Math.max(maxPrompt, prompts[r].length);
-            for (Row row : rowsByRequest.get(r)) maxLimit = Math.max(maxLimit, row.limit);
+            for (CandidateRow row : rowsByRequest.get(r)) maxLimit = Math.max(maxLimit, row.limit);
         }
         int columns = maxPrompt + Math.max(0, maxLimit - 1);   // the last generated token is never fed back
-        Row[] slots = all.toArray(new Row[0]);
+        CandidateRow[] slots = all.toArray(new CandidateRow[0]);
         int[] pads = new int[slots.length];
         for (int s = 0; s < slots.length; s++) {
             slots[s].pad = maxPrompt - slots[s].prompt.length;
@@ -411,14 +341,14 @@ public final class DjlLanguageModel implements LanguageModel {
     }
 
     /** Moves finished rows out of the leading live block (last live row into the hole); returns the new live count. */
-    private static int compact(KvCache cache, Row[] slots, int live, int writtenColumns) {
+    private static int compact(KvCache cache, CandidateRow[] slots, int live, int writtenColumns) {
         int i = 0;
         while (i < live) {
             if (slots[i].done()) {
                 live--;
                 if (i != live) {
                     cache.moveRow(live, i, writtenColumns);
-                    Row tmp = slots[i];
+                    CandidateRow tmp = slots[i];
                     slots[i] = slots[live];
                     slots[live] = tmp;
                 }
@@ -430,10 +360,10 @@ public final class DjlLanguageModel implements LanguageModel {
     }
 
     /** Picks the next token of every row from its logits row ({@code [rows, vocab]} float32). */
-    private static void choose(NDArray logits, Row[] rows, int vocab) {
+    private static void choose(NDArray logits, CandidateRow[] rows, int vocab) {
         if (logits.getShape().get(1) > vocab) logits = logits.get(":, :" + vocab);
         boolean allGreedy = true;
-        for (Row r : rows) allGreedy &= r.sampling.greedy();
+        for (CandidateRow r : rows) allGreedy &= r.sampling.greedy();
         if (allGreedy) {
             // on the device: arg-max and log p(arg-max) = -log(sum(exp(l - max))); only 2 x rows numbers come back
             NDArray max = logits.max(new int[] {1}, true);

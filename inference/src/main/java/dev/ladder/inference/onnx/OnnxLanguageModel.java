@@ -4,13 +4,12 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import dev.ladder.inference.Candidate;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.FinishReason;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.PromptFormat;
-import dev.ladder.inference.Sampling;
+import dev.ladder.inference.llm.CandidateRow;
 import dev.ladder.inference.llm.Sampler;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.text.PromptFormats;
@@ -167,82 +166,19 @@ public final class OnnxLanguageModel implements LanguageModel {
 
     // ------------------------------------------------------------------------------------------------ generation
 
-    /** One candidate being generated (the djl engine's rules). */
-    private final class Row {
-        final int[] prompt;
-        final int maxNew;
-        final int limit;
-        final Sampling sampling;
-        final Set<Integer> stopIds;
-        final List<String> stopStrings;
-        final SplittableRandom rng;
-        final List<Integer> ids = new ArrayList<>();
-        final List<Float> logProbs = new ArrayList<>();
-        int pad;
-        int last;
-        FinishReason finish;
-        String cutText;
-
-        Row(GenerationRequest r, int candidate, int[] prompt) {
-            this.prompt = prompt;
-            this.maxNew = r.maxNewTokens();
-            this.limit = Math.max(0, Math.min(r.maxNewTokens(), layout.context() - prompt.length));
-            this.sampling = r.sampling();
-            Set<Integer> stops = new HashSet<>(eosIds);
-            stops.addAll(r.stopTokenIds());
-            this.stopIds = stops;
-            this.stopStrings = r.stopStrings();
-            this.rng = new SplittableRandom(r.seed() + candidate);
-        }
-
-        boolean done() {
-            return finish != null;
-        }
-
-        void accept(int token, float logProb) {
-            if (stopIds.contains(token)) {
-                finish = FinishReason.STOP_TOKEN;
-                return;
-            }
-            ids.add(token);
-            logProbs.add(logProb);
-            last = token;
-            if (!stopStrings.isEmpty()) {
-                String text = tokenizer.decode(ids);
-                int cut = -1;
-                for (String s : stopStrings) {
-                    int at = text.indexOf(s);
-                    if (at >= 0 && (cut < 0 || at < cut)) cut = at;
-                }
-                if (cut >= 0) {
-                    cutText = text.substring(0, cut);
-                    finish = FinishReason.STOP_STRING;
-                    return;
-                }
-            }
-            if (ids.size() >= limit) finish = limit >= maxNew ? FinishReason.LENGTH : FinishReason.CONTEXT;
-        }
-
-        Candidate toCandidate() {
-            return new Candidate(cutText != null ? cutText : tokenizer.decode(ids), ids, logProbs, finish);
-        }
-    }
-
     @Override
     public synchronized List<Completion> generate(List<GenerationRequest> requests) {
         int nReq = requests.size();
         int[][] prompts = new int[nReq][];
-        List<List<Row>> rows = new ArrayList<>();
+        List<List<CandidateRow>> rows = new ArrayList<>();
         for (int i = 0; i < nReq; i++) {
             GenerationRequest r = requests.get(i);
             prompts[i] = r.promptIds() != null ? r.promptIds().stream().mapToInt(Integer::intValue).toArray()
                     : tokenizer.encode(r.prompt());
             if (prompts[i].length == 0) throw new IllegalArgumentException("request " + i + " has an empty prompt");
-            List<Row> rs = new ArrayList<>();
+            List<CandidateRow> rs = new ArrayList<>();
             for (int c = 0; c < r.n(); c++) {
-                Row row = new Row(r, c, prompts[i]);
-                if (row.maxNew == 0) row.finish = FinishReason.LENGTH;
-                else if (row.limit == 0) row.finish = FinishReason.CONTEXT;
+                CandidateRow row = new CandidateRow(i, c, r, prompts[i], layout.context(), eosIds, tokenizer::decode);
                 rs.add(row);
             }
             rows.add(rs);
@@ -269,18 +205,18 @@ public final class OnnxLanguageModel implements LanguageModel {
         }
         List<Completion> out = new ArrayList<>();
         for (int i = 0; i < nReq; i++) {
-            out.add(new Completion(rows.get(i).stream().map(Row::toCandidate).toList(), prompts[i].length,
+            out.add(new Completion(rows.get(i).stream().map(CandidateRow::toCandidate).toList(), prompts[i].length,
                     prefillMillis[i], decodeMillis[i]));
         }
         return out;
     }
 
-    private void runBatch(List<Integer> reqs, List<List<Row>> rowsByRequest, int[][] prompts, long[] prefillMillis,
+    private void runBatch(List<Integer> reqs, List<List<CandidateRow>> rowsByRequest, int[][] prompts, long[] prefillMillis,
                           long[] decodeMillis) throws OrtException {
         int layers = layout.keyIn().size();
         int h = layout.kvHeads();
         int d = layout.headDim();
-        List<Row> all = new ArrayList<>();
+        List<CandidateRow> all = new ArrayList<>();
         int maxPrompt = 0;
         for (int r : reqs) {
             all.addAll(rowsByRequest.get(r));
@@ -294,11 +230,11 @@ public final class OnnxLanguageModel implements LanguageModel {
         for (int r : reqs) {
             long t0 = System.nanoTime();
             int[] p = prompts[r];
-            List<Row> rs = rowsByRequest.get(r);
+            List<CandidateRow> rs = rowsByRequest.get(r);
             try (Step step = run(new long[][] {toLong(p)}, ones(1, p.length), positions(1, p.length, 0, new int[1]),
                     emptyCache(1))) {
                 float[] logits = step.lastLogits(1, p.length);
-                for (Row row : rs) {
+                for (CandidateRow row : rs) {
                     row.pad = maxPrompt - p.length;
                     Sampler.Choice c = Sampler.choose(logits, 0, vocab, row.sampling, row.rng);
                     row.accept(c.token(), c.logProb());
@@ -348,7 +284,7 @@ public final class OnnxLanguageModel implements LanguageModel {
                 float[] logits = step.lastLogits(b, 1);
                 int v = step.vocab;
                 for (int i = 0; i < b; i++) {
-                    Row row = all.get(i);
+                    CandidateRow row = all.get(i);
                     if (row.done()) continue;
                     Sampler.Choice c = Sampler.choose(logits, i * v, vocab, row.sampling, row.rng);
                     row.accept(c.token(), c.logProb());

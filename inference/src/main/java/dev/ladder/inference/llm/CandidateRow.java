@@ -96,6 +96,32 @@ public final class CandidateRow {
         if (ids.size() >= limit) finish = limit >= maxNew ? FinishReason.LENGTH : FinishReason.CONTEXT;
     }
 
+    /**
+     * The batches a call runs: whole requests (a request's candidates always together) in order, each batch at most
+     * {@code maxBatchRows} rows (a request with more rows is a batch of its own); requests that cannot generate
+     * anything (budget 0, prompt at the context window) are in none. Both in-process engines batch this way.
+     *
+     * @param rowsByRequest each request's candidate rows
+     */
+    public static List<List<Integer>> batches(List<List<CandidateRow>> rowsByRequest, int maxBatchRows) {
+        List<List<Integer>> out = new ArrayList<>();
+        List<Integer> group = new ArrayList<>();
+        int groupRows = 0;
+        for (int i = 0; i < rowsByRequest.size(); i++) {
+            List<CandidateRow> rows = rowsByRequest.get(i);
+            if (rows.get(0).done()) continue;
+            if (!group.isEmpty() && groupRows + rows.size() > maxBatchRows) {
+                out.add(group);
+                group = new ArrayList<>();
+                groupRows = 0;
+            }
+            group.add(i);
+            groupRows += rows.size();
+        }
+        if (!group.isEmpty()) out.add(group);
+        return out;
+    }
+
     public Candidate toCandidate() {
         String text = cutText != null ? cutText : decoder == null ? "" : decoder.apply(ids);
         return new Candidate(text, ids, logProbs, finish);

@@ -218,19 +218,8 @@ public final class DjlLanguageModel implements LanguageModel {
         long[] decodeMillis = new long[nReq];
 
         // group whole requests into batches of at most maxBatchRows candidate rows
-        List<Integer> group = new ArrayList<>();
-        int groupRows = 0;
-        for (int i = 0; i <= nReq; i++) {
-            boolean flush = i == nReq || (!group.isEmpty() && groupRows + requests.get(i).n() > options.maxBatchRows());
-            if (flush && !group.isEmpty()) {
-                runBatch(group, rowsByRequest, prompts, prefillMillis, decodeMillis);
-                group.clear();
-                groupRows = 0;
-            }
-            if (i < nReq && !rowsByRequest.get(i).get(0).done()) {
-                group.add(i);
-                groupRows += requests.get(i).n();
-            }
+        for (List<Integer> batch : CandidateRow.batches(rowsByRequest, options.maxBatchRows())) {
+            runBatch(batch, rowsByRequest, prompts, prefillMillis, decodeMillis);
         }
 
         List<Completion> out = new ArrayList<>(nReq);

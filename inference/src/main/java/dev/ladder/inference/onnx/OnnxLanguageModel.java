@@ -185,20 +185,9 @@ public final class OnnxLanguageModel implements LanguageModel {
         }
         long[] prefillMillis = new long[nReq];
         long[] decodeMillis = new long[nReq];
-        List<Integer> group = new ArrayList<>();
-        int groupRows = 0;
         try {
-            for (int i = 0; i <= nReq; i++) {
-                boolean flush = i == nReq || (!group.isEmpty() && groupRows + requests.get(i).n() > options.maxBatchRows());
-                if (flush && !group.isEmpty()) {
-                    runBatch(group, rows, prompts, prefillMillis, decodeMillis);
-                    group.clear();
-                    groupRows = 0;
-                }
-                if (i < nReq && !rows.get(i).get(0).done()) {
-                    group.add(i);
-                    groupRows += requests.get(i).n();
-                }
+            for (List<Integer> batch : CandidateRow.batches(rows, options.maxBatchRows())) {
+                runBatch(batch, rows, prompts, prefillMillis, decodeMillis);
             }
         } catch (OrtException e) {
             throw new IllegalStateException("ONNX Runtime failed on " + name + ": " + firstLine(e.getMessage()), e);

@@ -2,10 +2,7 @@ package dev.ladder.pipeline.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.djl.Device;
 import dev.ladder.inference.llm.DjlLanguageModel;
-import dev.ladder.inference.model.DType;
-import dev.ladder.inference.model.TinyModels;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.prompt.FixedExemplars;
@@ -13,6 +10,7 @@ import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.TinyModel;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.pipeline.strategy.TraceStep;
@@ -34,9 +32,7 @@ class StructuredSearchTinyModelTest {
 
     @BeforeAll
     static void load() {
-        System.setProperty("ai.djl.offline", "true");
-        TinyModels.write(dir.resolve("model"), TinyModels.Shape.TINY, 1, DType.F32);
-        model = DjlLanguageModel.load(dir.resolve("model"), Device.cpu(), DjlLanguageModel.Options.DEFAULT);
+        model = TinyModel.load(dir.resolve("model"));
     }
 
     @AfterAll

@@ -2,16 +2,14 @@ package dev.ladder.pipeline.soft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.djl.Device;
 import dev.ladder.inference.llm.DjlLanguageModel;
-import dev.ladder.inference.model.DType;
-import dev.ladder.inference.model.TinyModels;
 import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.TinyModel;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Trace;
 import java.nio.file.Path;
@@ -29,9 +27,7 @@ class SoftAttentionTinyModelTest {
 
     @BeforeAll
     static void load() {
-        System.setProperty("ai.djl.offline", "true");
-        TinyModels.write(dir, TinyModels.Shape.TINY, 1, DType.F32);
-        model = DjlLanguageModel.load(dir, Device.cpu(), DjlLanguageModel.Options.DEFAULT);
+        model = TinyModel.load(dir);
     }
 
     @AfterAll

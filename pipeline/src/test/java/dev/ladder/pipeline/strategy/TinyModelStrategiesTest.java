@@ -2,10 +2,7 @@ package dev.ladder.pipeline.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.djl.Device;
 import dev.ladder.inference.llm.DjlLanguageModel;
-import dev.ladder.inference.model.DType;
-import dev.ladder.inference.model.TinyModels;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.TestData;
 import java.nio.file.Path;
@@ -32,9 +29,7 @@ class TinyModelStrategiesTest {
 
     @BeforeAll
     static void load() {
-        System.setProperty("ai.djl.offline", "true");
-        TinyModels.write(dir, TinyModels.Shape.TINY, 1, DType.F32);
-        model = DjlLanguageModel.load(dir, Device.cpu(), DjlLanguageModel.Options.DEFAULT);
+        model = TinyModel.load(dir);
         db = TestData.classicModels();
     }
 

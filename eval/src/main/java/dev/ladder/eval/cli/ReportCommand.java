@@ -14,6 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -108,8 +111,36 @@ public final class ReportCommand implements Callable<Integer> {
                 String value = store.meta(key);
                 if (value != null) meta.put(key, value);
             }
-            return Report.Run.of(dir, cells, rows, new RunInfo(experiment, environment, meta));
+            Report.Run run = Report.Run.of(dir, cells, rows, new RunInfo(experiment, environment, meta));
+            return experiment != null && experiment.models().values().stream().anyMatch(ModelSpec::oracle)
+                    ? run.withOracle(oracleTraces(store, cells)) : run;
         }
+    }
+
+    /** What each answer's trace says of the oracle's noise (a Generate step's notes) and the strategy's decision. */
+    static Map<String, Report.OracleTrace> oracleTraces(ResultsStore store, List<Cell> cells) {
+        Map<String, Report.OracleTrace> out = new java.util.HashMap<>();
+        for (Cell c : cells) {
+            for (String json : store.traces(c.name())) {
+                Trace t;
+                try {
+                    t = Trace.fromJson(json);
+                } catch (RuntimeException unreadable) {
+                    continue; // a trace this version cannot read says nothing about noise
+                }
+                boolean semantic = false;
+                boolean format = false;
+                for (TraceStep.Generate g : t.steps(TraceStep.Generate.class)) {
+                    for (String note : g.notes()) {
+                        semantic |= note.contains(": semantic ") && !note.contains("no operator applies");
+                        format |= note.contains(": format ") || note.contains("; format ");
+                    }
+                }
+                out.put(Report.oracleKey(c.name(), t.questionId()), new Report.OracleTrace(semantic, format,
+                        t.decision()));
+            }
+        }
+        return out;
     }
 
     /** The results store's meta values a report reads besides {@code skipped.<cell>}. */

@@ -133,6 +133,17 @@ public record Experiment(String name, String benchmark, String split, String dat
 
     /** Every model's path replaced (adapters kept), e.g. to run the same ladder on another model. */
     public Experiment withModelOverride(String pathOrId) {
+        if (pathOrId != null && (pathOrId.equals(ModelSpec.ORACLE) || pathOrId.startsWith(ModelSpec.ORACLE + ":"))) {
+            String label;
+            try {
+                label = dev.ladder.pipeline.oracle.OracleNoise.parse(pathOrId.substring(ModelSpec.ORACLE.length())
+                        .replaceFirst("^:", "")).label();
+            } catch (IllegalArgumentException e) {
+                throw new ExperimentException("model override", "--model", e.getMessage());
+            }
+            // every in-process model becomes the oracle, adapter and all: the QLoRA rungs ask the prompt rungs' calls
+            return withLocalModels("--model", m -> ModelSpec.oracle(label));
+        }
         String problem = ExperimentLoader.modelPathProblem(pathOrId);
         if (problem != null) throw new ExperimentException("model override", "models.*.path", problem);
         return withLocalModels("--model", m -> m.withPath(pathOrId));

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import dev.ladder.pipeline.oracle.OracleNoise;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -39,7 +40,7 @@ public final class ExperimentLoader {
 
     /** Strategy names a rung may use: the pipeline's registry. */
     public static final List<String> KNOWN_STRATEGIES = dev.ladder.pipeline.strategy.Strategies.names();
-    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.OPENAI);
+    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.OPENAI, ModelSpec.ORACLE);
     /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
     public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
     public static final List<String> EX_MODES = List.of("spider", "bird");
@@ -244,6 +245,15 @@ public final class ExperimentLoader {
             Fields m = Fields.of(root.source, all.field(id), all.get(id));
             if (ModelSpec.OPENAI.equals(m.string("engine", null))) {
                 models.put(id, servedModel(m));
+                continue;
+            }
+            if (ModelSpec.ORACLE.equals(m.string("engine", null))) {
+                m.allowOnly(List.of("engine", "noise"));
+                try {
+                    models.put(id, ModelSpec.oracle(OracleNoise.parse(m.string("noise", "none")).label()));
+                } catch (IllegalArgumentException e) {
+                    throw m.error(m.field("noise"), e.getMessage());
+                }
                 continue;
             }
             m.allowOnly(MODEL_FIELDS);

@@ -28,6 +28,8 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
     public static final String DEFAULT_DEVICE = "auto";
     public static final String DEFAULT_MERGE_BASE = "full";
     public static final String OPENAI = "openai";
+    /** The oracle engine (dev.ladder.pipeline.oracle): answers from the gold; {@code path} is {@code oracle:<noise>}. */
+    public static final String ORACLE = "oracle";
 
     public ModelSpec {
         Objects.requireNonNull(path, "path");
@@ -48,6 +50,21 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
     /** A model an OpenAI-compatible server serves: its served name stands for the path. */
     public static ModelSpec served(ServerSpec server) {
         return new ModelSpec(server.model(), null, OPENAI, DEFAULT_DTYPE, DEFAULT_DEVICE, DEFAULT_MERGE_BASE, server);
+    }
+
+    /** The oracle with this noise ({@code OracleNoise#label()}); it has no files, adapter, dtype or device. */
+    public static ModelSpec oracle(String noiseLabel) {
+        return new ModelSpec(ORACLE + ":" + noiseLabel, null, ORACLE, DEFAULT_DTYPE, DEFAULT_DEVICE, DEFAULT_MERGE_BASE, null);
+    }
+
+    /** Whether this is the oracle engine, a measuring instrument rather than a model. */
+    public boolean oracle() {
+        return ORACLE.equals(engine);
+    }
+
+    /** The oracle's noise label ({@code none}, or its key=value form); null for other engines. */
+    public String oracleNoise() {
+        return oracle() ? path.substring(path.indexOf(':') + 1) : null;
     }
 
     /** Whether a server runs the model ({@code engine: openai}) rather than this process. */

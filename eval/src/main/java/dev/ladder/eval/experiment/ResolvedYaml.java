@@ -80,6 +80,11 @@ final class ResolvedYaml {
                 o.put("extensions", sv.extensions());
                 return;
             }
+            if (m.oracle()) {
+                o.put("engine", m.engine());
+                o.put("noise", m.oracleNoise());
+                return;
+            }
             o.put("path", m.path());
             o.put("adapter", m.adapter());
             o.put("engine", m.engine());

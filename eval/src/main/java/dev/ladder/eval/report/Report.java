@@ -61,12 +61,23 @@ public final class Report {
      * @param results one row per item and cell
      * @param info    the run's experiment, environment and meta values ({@link RunInfo#NONE} when unknown)
      */
-    public record Run(String name, List<Cell> cells, List<ItemResult> results, RunInfo info) {
+    public record Run(String name, List<Cell> cells, List<ItemResult> results, RunInfo info,
+                      Map<String, OracleTrace> oracle) {
         public Run {
             Objects.requireNonNull(name, "name");
             cells = List.copyOf(cells);
             results = List.copyOf(results);
             Objects.requireNonNull(info, "info");
+            oracle = oracle == null ? Map.of() : Map.copyOf(oracle);
+        }
+
+        public Run(String name, List<Cell> cells, List<ItemResult> results, RunInfo info) {
+            this(name, cells, results, info, Map.of());
+        }
+
+        /** This run with what its oracle traces say, keyed by {@link #oracleKey(String, String)}. */
+        public Run withOracle(Map<String, OracleTrace> traces) {
+            return new Run(name, cells, results, info, traces);
         }
 
         /** A run known only by its rows. */
@@ -84,6 +95,17 @@ public final class Report {
             Path file = runDir.toAbsolutePath().normalize().getFileName();
             return new Run(file == null ? "" : file.toString(), cells, results, info);
         }
+    }
+
+    /**
+     * What the trace of an answer the oracle engine wrote says: whether any of its model calls carried semantic noise (a
+     * corrupted gold) or format noise, and the strategy's decision.
+     */
+    public record OracleTrace(boolean semantic, boolean format, String decision) {}
+
+    /** The key of a row in {@link Run#oracle()}. */
+    public static String oracleKey(String cell, String item) {
+        return cell + "\t" + item;
     }
 
     /**
@@ -156,9 +178,13 @@ public final class Report {
     private final ReportTable costs;
     private final ReportTable judgeAgreement;
     private final ReportTable diagnoses;
+    private final Map<String, OracleTrace> oracle;
+    private final ReportTable oracleAnalysis;
+    private final ReportTable oracleLosses;
 
     private Report(List<Run> runs, List<CellInfo> cellInfo, Map<String, RungInfo> rungInfo,
-                   Map<String, TreeMap<String, ItemResult>> byRung, List<Declared> declared, Options options) {
+                   Map<String, TreeMap<String, ItemResult>> byRung, List<Declared> declared,
+                   Map<String, OracleTrace> oracle, Options options) {
         this.runs = List.copyOf(runs);
         this.runNames = runs.stream().map(Run::name).toList();
         this.cellInfo = List.copyOf(cellInfo);
@@ -189,6 +215,9 @@ public final class Report {
         this.costs = buildCosts();
         this.judgeAgreement = hasJudge ? buildJudgeAgreement() : null;
         this.diagnoses = allRows().anyMatch(r -> r.diagnosis() != null) ? buildDiagnoses() : null;
+        this.oracle = Map.copyOf(oracle);
+        this.oracleAnalysis = cellInfo.stream().anyMatch(c -> oracleNoise(c) != null) ? buildOracleAnalysis() : null;
+        this.oracleLosses = oracleAnalysis != null ? buildOracleLosses() : null;
     }
 
     /** The report of one run with {@link Options#DEFAULT}. */
@@ -236,6 +265,7 @@ public final class Report {
         Map<String, RungInfo> rungInfo = new LinkedHashMap<>();
         Map<String, TreeMap<String, ItemResult>> byRung = new LinkedHashMap<>();
         List<Declared> declared = new ArrayList<>();
+        Map<String, OracleTrace> oracle = new HashMap<>();
         for (int runIndex = 0; runIndex < runs.size(); runIndex++) {
             Run run = runs.get(runIndex);
             Map<String, String> rename = new HashMap<>();
@@ -274,10 +304,12 @@ public final class Report {
                 if (byRung.get(cell).put(r.itemId(), r) != null) {
                     throw new IllegalArgumentException("cell " + r.cell() + " has two results for item " + r.itemId());
                 }
+                OracleTrace o = run.oracle().get(oracleKey(r.cell(), r.itemId()));
+                if (o != null) oracle.put(oracleKey(cell, r.itemId()), o);
             }
             declared.addAll(declared(run, rungRename, rungInfo));
         }
-        return new Report(runs, merged, rungInfo, byRung, declared, options);
+        return new Report(runs, merged, rungInfo, byRung, declared, oracle, options);
     }
 
     /** The rung a cell belongs to: its name less the {@code @seed} suffix of multi-seed experiments. */
@@ -449,6 +481,8 @@ public final class Report {
         all.add(errors);
         judgeAgreement().ifPresent(all::add);
         diagnoses().ifPresent(all::add);
+        oracleAnalysis().ifPresent(all::add);
+        oracleLosses().ifPresent(all::add);
         return all;
     }
 
@@ -462,10 +496,20 @@ public final class Report {
         return Optional.ofNullable(diagnoses);
     }
 
+    /** Rows: the rungs the oracle engine answered; what each does to a perfect answer and what it recovers. */
+    public Optional<ReportTable> oracleAnalysis() {
+        return Optional.ofNullable(oracleAnalysis);
+    }
+
+    /** Rows: every item a rung lost on the noiseless oracle, with its cause. */
+    public Optional<ReportTable> oracleLosses() {
+        return Optional.ofNullable(oracleLosses);
+    }
+
     /** The ids of every table a report can have, whether this one has it or not. */
     public static List<String> tableIds() {
         return List.of("summary", "seeds", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts",
-                "comparisons", "attribution", "errors", "judge-agreement", "diagnoses", "costs");
+                "comparisons", "attribution", "errors", "judge-agreement", "diagnoses", "oracle-analysis", "oracle-losses", "costs");
     }
 
     private java.util.stream.Stream<ItemResult> allRows() {
@@ -548,6 +592,12 @@ public final class Report {
             List<String> models = new ArrayList<>();
             for (String id : used) {
                 ModelSpec m = e.models().get(id);
+                if (m.oracle()) {
+                    // an instrument's rows must never pass for a model's: every caption says what they are
+                    models.add(id + " = THE ORACLE, noise " + m.oracleNoise() + " ("
+                            + dev.ladder.pipeline.oracle.OracleModel.DISCLAIMER + ")");
+                    continue;
+                }
                 if (m.served()) {
                     String version = info.env("models." + id + ".server_version");
                     models.add(id + " = " + m.path() + " (engine openai, " + m.server().endpoint() + " endpoint, server "
@@ -1100,6 +1150,91 @@ public final class Report {
                         + "those with no cached call, so a cached answer's milliseconds are not read as model speed. "
                         + "Kept apart from the other tables because timings differ between runs of identical results."),
                 t, styles, Set.of());
+    }
+
+    // ---- the oracle analysis ---------------------------------------------------------------------------------------
+
+    /** The oracle noise of a cell's model, or null when the cell's model is not the oracle (or the config is unknown). */
+    private String oracleNoise(CellInfo c) {
+        Experiment e = runs.get(c.run()).info().experiment();
+        if (e == null) return null;
+        return e.rung(c.runRung()).map(r -> e.models().get(r.model())).filter(ModelSpec::oracle)
+                .map(ModelSpec::oracleNoise).orElse(null);
+    }
+
+    private ReportTable buildOracleAnalysis() {
+        StringColumn rung = StringColumn.create("rung");
+        StringColumn noise = StringColumn.create("noise");
+        IntColumn n = IntColumn.create("n");
+        DoubleColumn ex = DoubleColumn.create("EX");
+        IntColumn losses = IntColumn.create("losses");
+        IntColumn semantic = IntColumn.create("corrupted");
+        IntColumn repaired = IntColumn.create("corrupted, EX");
+        IntColumn format = IntColumn.create("format only");
+        IntColumn cleaned = IntColumn.create("format only, EX");
+        for (CellInfo c : cellInfo) {
+            String level = oracleNoise(c);
+            if (level == null) continue;
+            Collection<ItemResult> rows = byRung.get(c.name()).values();
+            rung.append(c.name());
+            noise.append(level);
+            n.append(rows.size());
+            ex.append(rows.isEmpty() ? Double.NaN : rows.stream().filter(ItemResult::ex).count() / (double) rows.size());
+            losses.append((int) rows.stream().filter(r -> !r.ex()).count());
+            int sem = 0, semEx = 0, fmt = 0, fmtEx = 0;
+            for (ItemResult r : rows) {
+                OracleTrace o = oracle.get(oracleKey(c.name(), r.itemId()));
+                if (o == null) continue;
+                if (o.semantic()) {
+                    sem++;
+                    if (r.ex()) semEx++;
+                } else if (o.format()) {
+                    fmt++;
+                    if (r.ex()) fmtEx++;
+                }
+            }
+            semantic.append(sem);
+            repaired.append(semEx);
+            format.append(fmt);
+            cleaned.append(fmtEx);
+        }
+        Table t = Table.create("oracle-analysis", rung, noise, n, ex, losses, semantic, repaired, format, cleaned);
+        return new ReportTable("oracle-analysis", "Oracle analysis: what each rung does to a perfect answer, and what it recovers",
+                caption("One row per rung answered by the oracle engine (answers written from the gold SQL; a measuring "
+                        + "instrument, not a model result). noise: the oracle's noise (none: every answer is the gold). At "
+                        + "noise none, EX below 1 is what the rung's own mechanisms do to a perfect answer (each loss is "
+                        + "listed in the oracle-losses table). corrupted: items where some model call of the answer wrote a "
+                        + "corrupted gold (semantic noise), and of them the items the rung still answered right (repaired "
+                        + "or avoided); format only: items whose calls carried format noise and no corruption, and of them "
+                        + "the items answered right (the noise removed)."),
+                t, Map.of("EX", Style.DECIMAL), Set.of());
+    }
+
+    private ReportTable buildOracleLosses() {
+        StringColumn rung = StringColumn.create("rung");
+        StringColumn item = StringColumn.create("item");
+        StringColumn errorClass = StringColumn.create("error class");
+        StringColumn chosen = StringColumn.create("chosen");
+        StringColumn cause = StringColumn.create("cause");
+        for (CellInfo c : cellInfo) {
+            if (!"none".equals(oracleNoise(c))) continue;
+            for (ItemResult r : byRung.get(c.name()).values()) {
+                if (r.ex()) continue;
+                rung.append(c.name());
+                item.append(r.itemId());
+                errorClass.append(label(r.errorClass()));
+                chosen.append(label(r.chosen()));
+                OracleTrace o = oracle.get(oracleKey(c.name(), r.itemId()));
+                String why = o == null || o.decision() == null ? "" : o.decision();
+                cause.append((r.error() != null ? "does not execute: " + r.error() + "; " : "") + why);
+            }
+        }
+        Table t = Table.create("oracle-losses", rung, item, errorClass, chosen, cause);
+        return new ReportTable("oracle-losses", "Oracle analysis: items lost on a perfect answer",
+                caption("One row per item a rung answered wrong (EX 0) although the oracle engine gave it the gold "
+                        + "without noise: what the rung's mechanisms did to a perfect answer. cause: the execution error "
+                        + "of the final SQL if any, then the strategy's own decision as its trace records it."),
+                t, Map.of(), Set.of());
     }
 
     private static String label(String value) {

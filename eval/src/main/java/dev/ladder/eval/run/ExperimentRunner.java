@@ -36,6 +36,9 @@ import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.judge.SqlJudge;
+import dev.ladder.pipeline.oracle.OracleKey;
+import dev.ladder.pipeline.oracle.OracleModel;
+import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Trace;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -135,7 +138,7 @@ public final class ExperimentRunner {
         Map<String, ResolvedModel> resolved = resolveModels();
         // device and memory plan of every model before anything is made: a model that cannot run here is one line
         resolved.forEach((id, m) -> {
-            if (!m.spec().served()) ModelLoader.check(m.dir(), m.adapter(), loadSpec(id, m.spec()));
+            if (!m.spec().served() && !m.spec().oracle()) ModelLoader.check(m.dir(), m.adapter(), loadSpec(id, m.spec()));
         });
         ExemplarSelector exemplars = exemplars(benchmark);
         if (resolved.isEmpty()) {
@@ -164,6 +167,8 @@ public final class ExperimentRunner {
             Scoring alsoScoring = alsoEx == null ? null : ScoringSetup.create(db, alsoEx, ScoringSetup.Suite.NONE, null,
                     opened, experiment.sqlMode());
             ErrorTaxonomy taxonomy = new ErrorTaxonomy(db.schema());
+            oracleKey = oracleKey(items, scoring);
+            oracleDb = db;
             cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
             RunDirectory dir = RunDirectory.create(directory);
             try (ResultsStore store = dir.openResults()) {
@@ -472,7 +477,7 @@ public final class ExperimentRunner {
                     store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
                     continue;
                 }
-                SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.question(), r.predicted(), e);
+                SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
                 calls++;
                 store.putJudge(r.cell(), r.itemId(), v.yes(), v.reasoning());
             }
@@ -519,6 +524,11 @@ public final class ExperimentRunner {
         for (String id : ids) {
             ModelSpec spec = experiment.models().get(id);
             if (spec.adapterMissing() || out.containsKey(id)) continue;
+            if (spec.oracle()) {
+                // no files: the noise is the instrument's identity
+                out.put(id, new ResolvedModel(spec, null, null, ORACLE_PRINT + spec.oracleNoise(), ""));
+                continue;
+            }
             if (spec.served()) {
                 // reachable, serving the model, the key accepted: checked here, before the run directory is made
                 try (OpenAiLanguageModel served = ServedModels.connect(id, spec.server())) {
@@ -612,8 +622,44 @@ public final class ExperimentRunner {
         return List.copyOf(groups.values());
     }
 
+    /** What an oracle's fingerprint starts with (its noise follows). */
+    static final String ORACLE_PRINT = "oracle-engine:";
+
+    /** The oracle's knowledge of this run: the gold of each selected item, and the run's own EX as its judge. */
+    private OracleKey oracleKey;
+    private Database oracleDb;
+
+    private static OracleKey oracleKey(List<BenchmarkItem> items, Scoring scoring) {
+        Map<String, BenchmarkItem> byId = new java.util.HashMap<>();
+        items.forEach(i -> byId.put(i.id(), i));
+        return new OracleKey() {
+            @Override
+            public java.util.Optional<String> gold(String itemId) {
+                return java.util.Optional.ofNullable(byId.get(itemId)).map(BenchmarkItem::sql);
+            }
+
+            @Override
+            public boolean answers(String itemId, String sql) {
+                BenchmarkItem item = byId.get(itemId);
+                return item != null && scoring.ex(item.allGold(), sql);
+            }
+        };
+    }
+
     private LanguageModel load(String id, ResolvedModel m, GenerationCache cache, RunDirectory dir) {
         ModelSpec spec = m.spec();
+        if (spec.oracle()) {
+            OracleModel oracle = new OracleModel(OracleNoise.parse(spec.oracleNoise()), oracleKey, oracleDb.schema(),
+                    oracleDb.dialect());
+            options.log().println("model " + id + ": " + OracleModel.DISCLAIMER + " (noise " + spec.oracleNoise() + ")");
+            Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+            env.putIfAbsent("models." + id + ".engine", ModelSpec.ORACLE);
+            env.putIfAbsent("models." + id + ".oracle_noise", spec.oracleNoise());
+            env.putIfAbsent("models." + id + ".oracle", OracleModel.DISCLAIMER);
+            dir.writeEnvironment(env);
+            // never cached: its answers cost nothing and depend on the item, which a prompt-keyed cache does not see
+            return oracle;
+        }
         if (spec.served()) {
             OpenAiLanguageModel served = ServedModels.connect(id, spec.server());
             options.log().println("model " + id + ": " + served.name() + " served at " + served.endpoint().baseUrl()

@@ -79,6 +79,15 @@ public final class Scoring {
         return new ItemScore(id, category, va, ex, em, ts, options.label(), error, flags);
     }
 
+    /** EX alone (no EM, no test suite): whether {@code predicted} returns what one of the golds returns. */
+    public boolean ex(List<String> golds, String predicted) {
+        if (predicted == null || predicted.isBlank()) return false;
+        Execution pred = original.execute(ExecutionMatch.prepare(predicted, options, original.dialect()));
+        List<String> flags = new ArrayList<>();
+        for (String gold : golds) if (sameAnswer(original, gold, pred, flags)) return true;
+        return false;
+    }
+
     private boolean holdsOnSuite(String gold, String runPredicted, List<String> flags) {
         for (Database db : suite.get()) {
             // a database on which the gold itself fails cannot judge the prediction: skip it, say so

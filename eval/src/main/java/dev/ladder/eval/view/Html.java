@@ -58,6 +58,6 @@ final class Html {
             word-break:break-word;margin:.2em 0}.ok{color:#070}.bad{color:#b00}.step{border-left:3px solid #9ab;
             padding-left:.6em;margin:.4em 0}.kind{font-weight:bold}.muted{color:#777}.filters select,.filters input{margin:0 .6em .4em 0}
             .sql-kw{color:#00f;font-weight:bold}.del{background:#fdd;text-decoration:line-through}.ins{background:#dfd}
-            img{max-width:720px;display:block;margin:.5em 0}
+            img{max-width:720px;display:block;margin:.5em 0}.oracle{background:#fff3cd;border:1px solid #e0c060;padding:.5em}
             """;
 }

@@ -94,18 +94,36 @@ public final class RunViewer {
 
     // ------------------------------------------------------------------------------------------------ rendering
 
+    /**
+     * On every page of a run the oracle engine answered: what its rows are (an instrument's, never a model's), with the
+     * runs it concerns.
+     */
+    private String oracleBanner() {
+        List<String> which = new ArrayList<>();
+        for (RunView r : runs) {
+            if (r.config() != null && r.config().lines().anyMatch(l -> l.strip().equals("engine: \"oracle\"")
+                    || l.strip().equals("engine: oracle"))) {
+                which.add("run " + (r.index() + 1));
+            }
+        }
+        if (which.isEmpty()) return "";
+        return "<p class=\"oracle\" id=\"oracle-banner\"><b>" + Html.text(String.join(", ", which)) + ": "
+                + Html.text(dev.ladder.pipeline.oracle.OracleModel.DISCLAIMER) + ".</b></p>";
+    }
+
     private void render() {
         Report report = Report.merge(runs.stream().map(RunView::run).toList(), Report.Options.DEFAULT);
         // items by id across runs, in the first run's order
         Map<String, Integer> itemNumber = new LinkedHashMap<>();
         for (RunView r : runs) for (List<ItemResult> rs : r.rows().values()) for (ItemResult x : rs) itemNumber.putIfAbsent(x.itemId(), itemNumber.size());
-        pages.put("index.html", bytes(Html.page("Overview", "", overview(report))));
-        pages.put("items.html", bytes(Html.page("Items", "", items(itemNumber))));
+        String banner = oracleBanner();
+        pages.put("index.html", bytes(Html.page("Overview", "", banner + overview(report))));
+        pages.put("items.html", bytes(Html.page("Items", "", banner + items(itemNumber))));
         Map<String, Database> dbs = new HashMap<>();
         try {
             for (Map.Entry<String, Integer> e : itemNumber.entrySet()) {
                 pages.put("item/" + e.getValue() + ".html", bytes(Html.page("Item " + e.getKey(), "../",
-                        item(e.getKey(), e.getValue(), itemNumber.size(), dbs))));
+                        banner + item(e.getKey(), e.getValue(), itemNumber.size(), dbs))));
             }
         } finally {
             dbs.values().forEach(d -> {

@@ -63,7 +63,8 @@ final class SchemaLinking {
                         "dialect", work.ctx.db().dialect().label(),
                         "masked_schema", MaskedSchema.render(schema, b).stripTrailing(),
                         "question", work.question.text().strip(), "hint", GsrPrompts.hint(work.question.hint()),
-                        "limit", Integer.toString(g.exploreLimit()))));
+                        "limit", Integer.toString(g.exploreLimit()))), GsrTeacher.EXPLORE,
+                        Map.of(GsrTeacher.FACT_DRAFT, draft, GsrTeacher.FACT_LIMIT, Integer.toString(g.exploreLimit())));
                 explored = MaskedSchema.parse(reply, schema, b, g.exploreLimit());
             }
             Map<String, List<ValueIndex.Match>> valueExamples = new LinkedHashMap<>();

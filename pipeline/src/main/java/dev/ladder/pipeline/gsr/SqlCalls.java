@@ -22,21 +22,22 @@ final class SqlCalls {
         this.g = g;
     }
 
-    /** The raw text of one call. */
-    String text(String source, String prompt) {
+    /** The raw text of one call asking for {@code kind} (see {@link GsrTeacher}). */
+    String text(String source, String prompt, String kind, Map<String, String> facts) {
         long seed = work.ctx.settings().samplerBase() + calls++;
-        return work.generate(List.of(Work.Call.free(source, prompt, g.maxTokens(), g.temperature(), seed))).get(0).raw();
+        return work.generate(List.of(Work.Call.free(source, prompt, g.maxTokens(), g.temperature(), seed)
+                .kind(kind, facts))).get(0).raw();
     }
 
     /** The cleaned SQL of one call (with the format fallback), or null when none can be read. */
     String sql(String source, String prompt) {
-        String raw = text(source, prompt);
+        String raw = text(source, prompt, GsrTeacher.SQL_BLOCK, Map.of());
         SqlPostProcessor.Cleaned c = work.clean(new Work.Output(source, raw));
         if (c.ok()) return c.sql();
         String fix = GsrPrompts.chat(work.ctx.format(), "format-fix", Map.of(
                 "dialect", work.ctx.db().dialect().label(), "reply", raw.strip().isEmpty() ? "(empty)" : raw.strip(),
                 "error", c.rejection()));
-        String again = text(source + "-format", fix);
+        String again = text(source + "-format", fix, GsrTeacher.SQL_BLOCK, Map.of());
         SqlPostProcessor.Cleaned d = work.clean(new Work.Output(source + "-format", again));
         return d.ok() ? d.sql() : null;
     }

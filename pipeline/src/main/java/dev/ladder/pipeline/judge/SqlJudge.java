@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.judge;
 
+import dev.ladder.inference.CallTag;
 import dev.ladder.inference.Candidate;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
@@ -28,6 +29,9 @@ public final class SqlJudge {
 
     public static final String FOLDER = "dev/ladder/pipeline/judge/";
     public static final int MAX_TOKENS = 512;
+    /** The kind of a judge's call ({@code CallTag}), and the fact naming the SQL under judgement. */
+    public static final String KIND = "judge";
+    public static final String FACT_SQL = "sql";
     /** Result rows the judge sees. */
     public static final int ROWS = 10;
 
@@ -61,9 +65,15 @@ public final class SqlJudge {
 
     public static Verdict judge(LanguageModel judge, Dialect dialect, Schema schema, String question, String sql,
                                 Execution execution) {
+        return judge(judge, dialect, schema, "", question, sql, execution);
+    }
+
+    /** As above, saying which benchmark item the question is ({@code ""}: none), as the oracle engine needs. */
+    public static Verdict judge(LanguageModel judge, Dialect dialect, Schema schema, String item, String question,
+                                String sql, Execution execution) {
         String prompt = prompt(judge, dialect, schema, question, sql, execution);
         Completion c = judge.generate(List.of(new GenerationRequest(prompt, null, MAX_TOKENS, Sampling.GREEDY, 1, 0,
-                Set.of(), List.of()))).get(0);
+                Set.of(), List.of(), new CallTag(KIND, item, Map.of(FACT_SQL, sql))))).get(0);
         Candidate out = c.candidates().isEmpty() ? null : c.candidates().get(0);
         String raw = out == null ? "" : out.text();
         return read(raw, prompt, c.promptTokens(), out == null ? 0 : out.tokenIds().size());

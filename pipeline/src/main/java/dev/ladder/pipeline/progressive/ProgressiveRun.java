@@ -77,7 +77,8 @@ final class ProgressiveRun {
                         "context", context.text(), "task", task.description(),
                         "fragment", task.fragment().isEmpty() ? "(none)" : task.fragment(),
                         "error", error == null ? "" : "The last try failed: " + error + "\n"));
-                String raw = work.generate(List.of(Work.Call.free(source, prompt, s.maxTokens(), 0, 0))).get(0).raw();
+                String raw = work.generate(List.of(Work.Call.free(source, prompt, s.maxTokens(), 0, 0)
+                        .kind(ProgressiveTeacher.SQL_BLOCK))).get(0).raw();
                 SqlPostProcessor.Cleaned c = work.clean(new Work.Output(source, raw));
                 if (!c.ok()) {
                     error = "no SQL statement could be read (" + c.rejection() + ")";
@@ -119,7 +120,8 @@ final class ProgressiveRun {
         String prompt = PromptTemplates.chat(work.ctx.format(), SubTasks.FOLDER, "rescore", Map.of(
                 "question", work.question.text().strip(), "sql", sql, "context", context.text(),
                 "tasks", String.join("\n", lines)));
-        String raw = work.generate(List.of(Work.Call.json(branch + "-rescore-" + iteration, prompt, s.maxTokens()))).get(0).raw();
+        String raw = work.generate(List.of(Work.Call.json(branch + "-rescore-" + iteration, prompt, s.maxTokens())
+                .kind(ProgressiveTeacher.RESCORE, Map.of(ProgressiveTeacher.FACT_TASKS, String.join(",", low))))).get(0).raw();
         JsonReply.Parsed p = JsonReply.parse(raw);
         JsonNode map = p.ok() ? p.object().get("confidences") : null;
         if (map == null || !map.isObject()) return;

@@ -111,7 +111,8 @@ public final class ProgressiveStrategy implements Strategy {
             var judge = work.ctx.judgeModel();
             String prompt = SqlJudge.prompt(judge, work.ctx.db().dialect(), work.ctx.schema(), work.question.text(),
                     o.sql(), o.execution());
-            String raw = work.generate(judge, List.of(Work.Call.free(o.branch() + "-judge", prompt, SqlJudge.MAX_TOKENS, 0, 0)))
+            String raw = work.generate(judge, List.of(Work.Call.free(o.branch() + "-judge", prompt, SqlJudge.MAX_TOKENS, 0, 0)
+                    .kind(SqlJudge.KIND, java.util.Map.of(SqlJudge.FACT_SQL, o.sql()))))
                     .get(0).raw();
             SqlJudge.Verdict v = SqlJudge.read(raw, prompt, 0, 0);
             correct = v.correct();

@@ -30,12 +30,12 @@ final class SubTasks {
         Dialect d = work.ctx.db().dialect();
         String prompt = PromptTemplates.chat(work.ctx.format(), FOLDER, "subtasks", Map.of("dialect", d.label(),
                 "schema", work.ctx.schemaSummary().stripTrailing(), "question", work.question.text().strip()));
-        String reply = work.generate(List.of(Work.Call.json("subtasks", prompt, s.maxTokens()))).get(0).raw();
+        String reply = work.generate(List.of(Work.Call.json("subtasks", prompt, s.maxTokens()).kind(ProgressiveTeacher.SUBTASKS))).get(0).raw();
         JsonReply.Parsed p = parse(reply);
         if (!p.ok()) {
             String fix = PromptTemplates.chat(work.ctx.format(), FOLDER, "subtasks-fix",
                     Map.of("reply", reply.isBlank() ? "(empty)" : reply.strip(), "error", p.error()));
-            String again = work.generate(List.of(Work.Call.json("subtasks-fix", fix, s.maxTokens()))).get(0).raw();
+            String again = work.generate(List.of(Work.Call.json("subtasks-fix", fix, s.maxTokens()).kind(ProgressiveTeacher.SUBTASKS))).get(0).raw();
             JsonReply.Parsed q = parse(again);
             if (!q.ok()) return new Extracted(List.of(), "the sub-task reply: " + p.error() + "; after one fix: " + q.error(), List.of());
             p = q;

@@ -90,7 +90,8 @@ public final class SoftAttentionStrategy implements Strategy {
 
     /** One greedy call, its SQL (reasoning stripped by the post-processor), its execution and confidence. */
     private static Attempt attempt(Work work, SoftSettings s, String source, String prompt) {
-        String raw = work.generate(List.of(Work.Call.free(source, prompt, s.maxTokens(), 0, 0))).get(0).raw();
+        String raw = work.generate(List.of(Work.Call.free(source, prompt, s.maxTokens(), 0, 0)
+                .kind(s.chainOfThought() ? SoftTeacher.REASONED : SoftTeacher.SQL_BLOCK))).get(0).raw();
         SqlPostProcessor.Cleaned c = work.clean(new Work.Output(source, raw));
         Confidence conf;
         if (!c.ok()) {

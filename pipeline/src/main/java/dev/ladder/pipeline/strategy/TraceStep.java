@@ -36,14 +36,26 @@ public sealed interface TraceStep {
      * @param outputs         the raw texts, as the model wrote them
      * @param finishReasons   why each output stopped ({@code stop_string}: cut before one of {@code stopStrings})
      * @param stopStrings     the stop strings the request carried (empty in traces written before they were recorded)
+     * @param notes           what an instrument engine did to each output ("samples-1: semantic wrong_column ..."); empty
+     *                        for real models (and then absent from the JSON)
      */
     @JsonTypeName("generate")
     record Generate(String source, List<String> sources, String sampling, int promptTokens, int generatedTokens,
                     long prefillMillis, long decodeMillis, List<String> outputs, List<String> finishReasons,
-                    List<String> stopStrings)
+                    List<String> stopStrings,
+                    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                    List<String> notes)
             implements TraceStep {
         public Generate {
             stopStrings = stopStrings == null ? List.of() : List.copyOf(stopStrings);
+            notes = notes == null ? List.of() : List.copyOf(notes);
+        }
+
+        public Generate(String source, List<String> sources, String sampling, int promptTokens, int generatedTokens,
+                        long prefillMillis, long decodeMillis, List<String> outputs, List<String> finishReasons,
+                        List<String> stopStrings) {
+            this(source, sources, sampling, promptTokens, generatedTokens, prefillMillis, decodeMillis, outputs,
+                    finishReasons, stopStrings, List.of());
         }
     }
 

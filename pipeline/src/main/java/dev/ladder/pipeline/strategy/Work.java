@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.strategy;
 
+import dev.ladder.inference.CallTag;
 import dev.ladder.inference.Candidate;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
@@ -53,16 +54,38 @@ public final class Work {
      * @param maxNewTokens the request's token budget; 0: the settings' {@link Settings#maxNewTokens}
      * @param stops   the request's stop strings; null: the settings' {@link Settings#requestStops}
      * @param temperature a sampled call's temperature; 0: the settings' {@link Settings#sampleTemperature}
+     * @param kind    what the call asks for, in the caller's words ({@link #SQL} by default: one SQL statement); the
+     *                oracle engine answers by it (dev.ladder.pipeline.oracle), real models never see it
+     * @param facts   what the caller knows that the answer depends on besides the prompt (for the oracle)
      */
     public record Call(String source, List<String> sources, String prompt, boolean sampled, long seed,
-                       int maxNewTokens, List<String> stops, double temperature) {
+                       int maxNewTokens, List<String> stops, double temperature, String kind, Map<String, String> facts) {
+        /** The kind of a call whose answer is one SQL statement (the ladder's prompts and repairs). */
+        public static final String SQL = "sql";
+
         public Call {
             sources = List.copyOf(sources);
             stops = stops == null ? null : List.copyOf(stops);
+            kind = kind == null ? SQL : kind;
+            facts = facts == null ? Map.of() : Map.copyOf(facts);
         }
 
         Call(String source, List<String> sources, String prompt, boolean sampled, long seed) {
-            this(source, sources, prompt, sampled, seed, 0, null, 0);
+            this(source, sources, prompt, sampled, seed, 0, null, 0, SQL, Map.of());
+        }
+
+        public Call(String source, List<String> sources, String prompt, boolean sampled, long seed,
+                    int maxNewTokens, List<String> stops, double temperature) {
+            this(source, sources, prompt, sampled, seed, maxNewTokens, stops, temperature, SQL, Map.of());
+        }
+
+        /** This call, saying what it asks for and what its answer depends on. */
+        public Call kind(String k, Map<String, String> f) {
+            return new Call(source, sources, prompt, sampled, seed, maxNewTokens, stops, temperature, k, f);
+        }
+
+        public Call kind(String k) {
+            return kind(k, facts);
         }
 
         public static Call greedy(String source, String prompt) {
@@ -159,7 +182,7 @@ public final class Work {
         for (Call c : calls) {
             requests.add(new GenerationRequest(c.prompt(), null, c.maxNewTokens() > 0 ? c.maxNewTokens() : s.maxNewTokens(),
                     c.sampled() ? new Sampling(temperatureOf(c), 0, 1.0) : Sampling.GREEDY, c.sources().size(), c.sampled() ? c.seed() : 0, Set.of(),
-                    stopsOf(c)));
+                    stopsOf(c), new CallTag(c.kind(), question.id(), c.facts())));
         }
         List<Completion> completions = model.generate(requests);
         if (completions.size() != calls.size()) {
@@ -172,6 +195,7 @@ public final class Work {
             Completion done = completions.get(i);
             List<String> texts = new ArrayList<>();
             List<String> finishes = new ArrayList<>();
+            List<String> notes = new ArrayList<>();
             int generated = 0;
             for (int j = 0; j < call.sources().size(); j++) {
                 // an engine that returns fewer candidates than asked leaves the rest empty (rejected like any empty text)
@@ -180,13 +204,14 @@ public final class Work {
                 texts.add(text);
                 finishes.add(c == null ? "missing" : c.finishReason().name().toLowerCase(Locale.ROOT));
                 generated += c == null ? 0 : c.tokenIds().size();
+                if (c != null && c.note() != null) notes.add(call.sources().get(j) + ": " + c.note());
                 outputs.add(new Output(call.sources().get(j), text));
             }
             String sampling = call.sampled()
                     ? "t=" + temperatureOf(call) + " seed=" + call.seed()
                     : "greedy";
             trace.add(new TraceStep.Generate(call.source(), call.sources(), sampling, done.promptTokens(), generated,
-                    done.prefillMillis(), done.decodeMillis(), texts, finishes, stopsOf(call)));
+                    done.prefillMillis(), done.decodeMillis(), texts, finishes, stopsOf(call), notes));
         }
         return outputs;
     }

@@ -1,0 +1,69 @@
+package dev.ladder.pipeline.progressive;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.pipeline.oracle.GoldParts;
+import dev.ladder.pipeline.oracle.OracleCall;
+import dev.ladder.pipeline.oracle.OracleTeacher;
+import dev.ladder.pipeline.oracle.ReplyShape;
+import dev.ladder.pipeline.oracle.SqlTeacher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How the oracle answers the progressive pipeline: sub-tasks taken from the gold's clauses (the tables and what they
+ * return first, then each condition, grouping, ordering and limit, each depending on the one before), and re-scoring
+ * that is confident in every open sub-task. Each step's extension is a {@code sql-block} call the core answers with
+ * the whole gold: a perfect model writes the full answer at the first step and keeps it. The judge is the judge
+ * package's.
+ */
+public final class ProgressiveTeacher implements OracleTeacher {
+
+    public static final String SUBTASKS = "progressive.subtasks";
+    public static final String RESCORE = "progressive.rescore";
+    public static final String SQL_BLOCK = SqlTeacher.SQL_BLOCK;
+    /** The ids of the sub-tasks to re-score, comma-separated. */
+    public static final String FACT_TASKS = "tasks";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public Set<String> kinds() {
+        return Set.of(SUBTASKS, RESCORE);
+    }
+
+    @Override
+    public Reply answer(OracleCall call) {
+        if (call.tag().kind().equals(RESCORE)) {
+            ObjectNode root = JSON.createObjectNode();
+            ObjectNode confidences = root.putObject("confidences");
+            for (String id : call.tag().facts().getOrDefault(FACT_TASKS, "").split(",")) {
+                if (!id.isBlank()) confidences.put(id.strip(), 0.95);
+            }
+            return new Reply(root.toString(), ReplyShape.JSON);
+        }
+        GoldParts p = GoldParts.of(call.sql(), call.schema(), call.dialect());
+        List<String[]> tasks = new ArrayList<>();
+        tasks.add(new String[] {"read " + String.join(", ", p.tables()) + " and return what the question asks for",
+                "SELECT " + p.select() + (p.from().isEmpty() ? "" : " FROM " + p.from())});
+        p.conditions().forEach(c -> tasks.add(new String[] {"keep the rows where " + c, "WHERE " + c}));
+        if (!p.groupBy().isEmpty()) tasks.add(new String[] {"group the rows", p.groupBy()});
+        if (!p.having().isEmpty()) tasks.add(new String[] {"keep the groups that qualify", p.having()});
+        if (!p.orderBy().isEmpty()) tasks.add(new String[] {"order the result", p.orderBy()});
+        if (!p.limit().isEmpty()) tasks.add(new String[] {"keep the first rows", p.limit()});
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode list = root.putArray("subtasks");
+        for (int i = 0; i < tasks.size(); i++) {
+            ObjectNode t = list.addObject();
+            t.put("id", "t" + (i + 1));
+            t.put("description", tasks.get(i)[0]);
+            t.put("fragment", tasks.get(i)[1]);
+            t.put("confidence", 0.9);
+            ArrayNode deps = t.putArray("depends_on");
+            if (i > 0) deps.add("t" + i);
+        }
+        return new Reply(root.toString(), ReplyShape.JSON);
+    }
+}

@@ -2,7 +2,15 @@ package dev.ladder.eval.cli;
 
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
+import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.Scoring;
+import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.pipeline.oracle.OracleKey;
+import dev.ladder.pipeline.oracle.OracleModel;
+import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.pipeline.db.ClassicModels;
@@ -98,6 +106,10 @@ final class AskCommand implements Callable<Integer> {
         if (!rule.equals("fixed") && !rule.equals("similar")) {
             throw new UserError("--exemplars must be fixed or similar, got '" + exemplarRule + "'");
         }
+        if (modelFlags.model != null && (modelFlags.model.equals(ModelSpec.ORACLE)
+                || modelFlags.model.startsWith(ModelSpec.ORACLE + ":"))) {
+            return askOracle(rung, settings, rule);
+        }
         ModelLoader.LoadSpec load = loadSpec(settings);
         Path modelDir = ModelCommand.resolve(modelFlags.model);
         Path adapter = modelFlags.adapter;
@@ -113,6 +125,55 @@ final class AskCommand implements Callable<Integer> {
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,
                     spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
+    }
+
+    /**
+     * {@code --model oracle[:noise]}: the oracle engine answers, from the gold of the benchmark item whose question this
+     * is (the benchmark's own questions only); its judge is the database's EX against that gold.
+     */
+    private int askOracle(Strategy rung, Settings settings, String rule) {
+        OracleNoise noise;
+        try {
+            noise = OracleNoise.parse(modelFlags.model.substring(ModelSpec.ORACLE.length()).replaceFirst("^:", ""));
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--model: " + e.getMessage());
+        }
+        if (modelFlags.adapter != null) throw new UserError("--adapter: the oracle engine takes no adapter");
+        String name = benchmark != null ? benchmark
+                : database.strip().equalsIgnoreCase(ClassicModels.NAME) ? ClassicModels.NAME : null;
+        if (name == null) {
+            throw new UserError("--model oracle answers a benchmark's own questions from their gold: give --benchmark");
+        }
+        Benchmark b = Benchmarks.load(name);
+        String wanted = question.strip().replaceAll("\\s+", " ");
+        BenchmarkItem item = b.splits().values().stream().flatMap(List::stream)
+                .filter(i -> i.question().strip().replaceAll("\\s+", " ").equalsIgnoreCase(wanted)).findFirst()
+                .orElseThrow(() -> new UserError("--model oracle answers only questions of benchmark " + b.name()
+                        + " (it writes their gold); this question is not one of them"));
+        try (Database db = options.open(database)) {
+            ExemplarSelector exemplars = exemplars(rule);
+            Scoring scoring = new Scoring(db, java.util.Optional.empty(), ExOptions.DEFAULT,
+                    new ExactMatch(db.schema(), false));
+            OracleKey key = new OracleKey() {
+                @Override
+                public java.util.Optional<String> gold(String itemId) {
+                    return itemId.equals(item.id()) ? java.util.Optional.of(item.sql()) : java.util.Optional.empty();
+                }
+
+                @Override
+                public boolean answers(String itemId, String sql) {
+                    return itemId.equals(item.id()) && scoring.ex(item.allGold(), sql);
+                }
+            };
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("model: " + OracleModel.DISCLAIMER + " (noise " + noise.label() + ")");
+            Answer answer;
+            try (LanguageModel lm = new OracleModel(noise, key, db.schema(), db.dialect())) {
+                answer = rung.answer(new Question(item.id(), item.question(), hint), StrategyContext.of(lm, db, exemplars, settings));
+            }
+            return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,
+                    spec.commandLine().getOut(), err);
         }
     }
 

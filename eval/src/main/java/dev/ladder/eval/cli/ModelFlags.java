@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
  */
 final class ModelFlags {
     @Option(names = "--model", required = true, paramLabel = "MODEL",
-            description = "A model directory or a pulled repo id owner/name[@revision].")
+            description = "A model directory or a pulled repo id owner/name[@revision]; on ask, oracle[:NOISE] answers a benchmark question from its gold (docs/oracle.md).")
     String model;
     @Option(names = "--adapter", paramLabel = "DIR", description = "A PEFT LoRA adapter merged into the model at load time.")
     Path adapter;

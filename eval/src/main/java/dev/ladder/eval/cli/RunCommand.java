@@ -33,7 +33,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "EXPERIMENT", description = "The experiment YAML file.")
     Path experimentFile;
-    @Option(names = "--model", paramLabel = "DIR|ID", description = "Use this model (directory or hub id) for every in-process model of the file; adapters and served models (engine openai) stay.")
+    @Option(names = "--model", paramLabel = "DIR|ID|oracle[:NOISE]", description = "Use this model (directory or hub id) for every in-process model of the file; adapters and served models (engine openai) stay. oracle[:NOISE]: the oracle engine instead, adapters dropped (docs/oracle.md).")
     String model;
     @Option(names = "--adapter", paramLabel = "DIR", description = "Use this PEFT adapter for every model of the file that has one.")
     String adapter;

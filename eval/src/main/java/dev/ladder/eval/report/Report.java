@@ -1226,7 +1226,7 @@ public final class Report {
                 chosen.append(label(r.chosen()));
                 OracleTrace o = oracle.get(oracleKey(c.name(), r.itemId()));
                 String why = o == null || o.decision() == null ? "" : o.decision();
-                cause.append((r.error() != null ? "does not execute: " + r.error() + "; " : "") + why);
+                cause.append(((r.error() != null ? "does not execute: " + r.error() + "; " : "") + why).replaceAll("\\s+", " "));
             }
         }
         Table t = Table.create("oracle-losses", rung, item, errorClass, chosen, cause);

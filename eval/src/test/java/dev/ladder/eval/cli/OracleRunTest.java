@@ -1,0 +1,121 @@
+package dev.ladder.eval.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ladder.eval.run.ItemResult;
+import dev.ladder.eval.run.ResultsStore;
+import dev.ladder.eval.run.RunDirectory;
+import dev.ladder.pipeline.db.TestData;
+import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The oracle engine through a whole run on the TRAIN split: the ladder's rungs and every pipeline get answers that
+ * execute, so EX, the judge, the pipelines' JSON stages and the report's oracle tables are exercised on realistic
+ * answers; at noise none the prompt rungs are perfect, and noisy runs record what was done to each answer.
+ */
+class OracleRunTest {
+
+    @TempDir static Path tmp;
+
+    @BeforeAll
+    static void data() {
+        TestData.dataDir().ifPresent(d -> System.setProperty("ladder.data.dir", d.toString()));
+    }
+
+    private static Path experiment(String name, String noise, int limit) throws Exception {
+        Path yaml = tmp.resolve(name + ".yaml");
+        Files.writeString(yaml, """
+                name: %s
+                benchmark: classicmodels
+                split: train
+                limit: %d
+                seeds: [0]
+                output: %s
+                models:
+                  oracle: {engine: oracle, noise: "%s"}
+                strategies:
+                  - {name: prompt-k0, strategy: prompt-k0, model: oracle}
+                  - {name: agent-3, strategy: agent-3, model: oracle}
+                  - {name: structured-search, strategy: structured-search, model: oracle}
+                  - {name: gsr, strategy: gsr, model: oracle}
+                  - {name: soft-attention, strategy: soft-attention, model: oracle}
+                  - {name: progressive, strategy: progressive, model: oracle}
+                scorers:
+                  ts: none
+                  judge: oracle
+                """.formatted(name, limit, tmp.resolve("unused-" + name), noise));
+        return yaml;
+    }
+
+    private static List<ItemResult> rows(Path run) {
+        try (ResultsStore store = ResultsStore.openReadOnly(run.resolve(RunDirectory.RESULTS))) {
+            return store.results();
+        }
+    }
+
+    @Test
+    void atNoiseNoneThePromptRungIsPerfectAndEveryRungAnswersWithSqlThatRuns() throws Exception {
+        Path run = tmp.resolve("none");
+        LadderCliTest.Run r = LadderCliTest.run("run", experiment("perfect", "none", 8).toString(), "--out",
+                run.toString(), "--no-progress");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("oracle engine: answers written from the gold SQL");
+        List<ItemResult> rows = rows(run);
+        assertThat(rows).hasSize(48);
+        Map<String, List<ItemResult>> byCell = rows.stream().collect(Collectors.groupingBy(ItemResult::cell));
+        assertThat(byCell.get("prompt-k0")).allSatisfy(x -> assertThat(x.ex()).as(x.itemId()).isTrue());
+        // every rung's answers execute: the paths after execution (scoring, judge, repair, JSON stages) were taken
+        assertThat(rows).allSatisfy(x -> assertThat(x.va()).as(x.cell() + " " + x.itemId() + " " + x.predicted()).isTrue());
+        // the oracle as judge agrees with EX exactly at noise none
+        assertThat(rows).allSatisfy(x -> assertThat(x.judge()).as(x.cell() + " " + x.itemId()).isEqualTo(x.ex()));
+        String report = Files.readString(run.resolve("report/report.md"));
+        assertThat(report).contains("THE ORACLE, noise none").contains("Oracle analysis")
+                .contains("a measuring instrument, not a model result");
+        assertThat(Files.readString(run.resolve("environment.json"))).contains("\"models.oracle.engine\" : \"oracle\"");
+        assertThat(Files.readString(run.resolve("config.yaml"))).contains("engine: \"oracle\"").contains("noise: \"none\"");
+        assertThat(run.resolve("report/oracle-analysis.csv")).exists();
+    }
+
+    @Test
+    void noisyAnswersAreRecordedPerCallAndRepeatable() throws Exception {
+        Path a = tmp.resolve("high-a");
+        Path b = tmp.resolve("high-b");
+        Path yaml = experiment("noisy", "format=0.5,semantic=0.5,seed=1", 6);
+        for (Path run : List.of(a, b)) {
+            LadderCliTest.Run r = LadderCliTest.run("run", yaml.toString(), "--out", run.toString(), "--no-progress");
+            assertThat(r.code()).as(r.err()).isZero();
+        }
+        List<ItemResult> first = rows(a);
+        assertThat(rows(b)).extracting(ItemResult::predicted).isEqualTo(first.stream().map(ItemResult::predicted).toList());
+        List<String> notes;
+        try (ResultsStore store = ResultsStore.openReadOnly(a.resolve(RunDirectory.RESULTS))) {
+            notes = store.cells().stream().flatMap(c -> store.traces(c.name()).stream()).map(Trace::fromJson)
+                    .flatMap(t -> t.steps(TraceStep.Generate.class).stream()).flatMap(g -> g.notes().stream()).toList();
+        }
+        assertThat(notes).anyMatch(n -> n.contains(": semantic ")).anyMatch(n -> n.contains("format "));
+        // noise costs something, and the report counts what was corrupted
+        assertThat(first).anyMatch(x -> !x.ex());
+        assertThat(Files.readString(a.resolve("report/oracle-analysis.csv"))).contains("corrupted");
+    }
+
+    @Test
+    void aBadNoiseSpecIsOneLine() throws Exception {
+        LadderCliTest.Run r = LadderCliTest.run("run", experiment("bad", "format=3", 2).toString(), "--no-progress");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("noise").contains("between 0 and 1");
+        LadderCliTest.Run override = LadderCliTest.run("run", experiment("ok", "none", 2).toString(), "--model",
+                "oracle:loud", "--no-progress");
+        assertThat(override.code()).isEqualTo(2);
+        assertThat(override.err()).contains("'loud' is not a level");
+    }
+}

@@ -81,7 +81,7 @@ class OracleRunTest {
         assertThat(report).contains("THE ORACLE, noise none").contains("Oracle analysis")
                 .contains("a measuring instrument, not a model result");
         assertThat(Files.readString(run.resolve("environment.json"))).contains("\"models.oracle.engine\" : \"oracle\"");
-        assertThat(Files.readString(run.resolve("config.yaml"))).contains("engine: \"oracle\"").contains("noise: \"none\"");
+        assertThat(Files.readString(run.resolve("config.yaml"))).contains("engine: oracle").contains("noise: none");
         assertThat(run.resolve("report/oracle-analysis.csv")).exists();
     }
 

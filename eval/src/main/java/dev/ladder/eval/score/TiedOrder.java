@@ -7,6 +7,7 @@ import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -21,7 +22,7 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
  * LIMIT or OFFSET cuts carries its whole tie group as the pool its rows may be chosen from.
  *
  * @param width the gold's column count
- * @param runs  the gold's rows, run by run, in order (canonical comparison keys)
+ * @param runs  the gold's rows, run by run, in order (canonical comparison keys; SQL NULL is {@code null})
  */
 public record TiedOrder(int width, List<Run> runs) {
 
@@ -110,7 +111,8 @@ public record TiedOrder(int width, List<Run> runs) {
             int hi = j;
             while (hi < rows.size() && sameKey(rows.get(hi), rows.get(i), keyColumns)) hi++;
             List<List<Object>> pool = new ArrayList<>(hi - lo);
-            for (int k = lo; k < hi; k++) pool.add(List.copyOf(rows.get(k).subList(0, width)));
+            // rows hold NULLs (List.copyOf refuses them)
+            for (int k = lo; k < hi; k++) pool.add(Collections.unmodifiableList(new ArrayList<>(rows.get(k).subList(0, width))));
             runs.add(new Run(j - i, pool));
             i = j;
         }

@@ -4,6 +4,7 @@ import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.SelectItems;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.ExecutionError;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
 import java.util.ArrayList;
@@ -65,6 +66,8 @@ public record TiedOrder(int width, List<Run> runs) {
                 for (int k = 0; k < r.get().appended(); k++) keyColumns.add(width + k);
                 return Optional.of(runs(ResultComparison.keys(all.rows()), width, keyColumns, r.get().start(), r.get().end()));
             }
+            // too slow to rank is too slow to run again
+            if (ex instanceof Execution.Failure f && f.error().kind() == ExecutionError.Kind.TIMEOUT) return Optional.empty();
         }
         return Optional.empty();
     }

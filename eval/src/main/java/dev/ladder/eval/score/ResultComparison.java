@@ -1,15 +1,9 @@
 package dev.ladder.eval.score;
 
 import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.pipeline.db.Values;
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.temporal.ChronoField;
 import java.time.temporal.TemporalAccessor;
-import java.util.Locale;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -260,7 +254,7 @@ public final class ResultComparison {
     }
 
     static Object key(Object v) {
-        if (v instanceof TemporalAccessor t) return isoText(t);
+        if (v instanceof TemporalAccessor t) return Values.iso(t);
         if (v instanceof Double d) {
             return d.isNaN() || d.isInfinite() ? d : strip(BigDecimal.valueOf(d));
         }
@@ -268,22 +262,6 @@ public final class ResultComparison {
         if (v instanceof BigDecimal bd) return strip(bd);
         if (v instanceof Number n) return strip(new BigDecimal(n.toString()));
         return v;
-    }
-
-    private static final DateTimeFormatter TIME = new DateTimeFormatterBuilder()
-            .appendPattern("HH:mm:ss").optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
-            .optionalEnd().toFormatter(Locale.ROOT);
-
-    /**
-     * Dates as they print: SQLite has no date type, so the same date is a typed value from a DATE
-     * column and text from an expression; both must compare the same ({@code LocalTime.toString}
-     * would drop zero seconds, hence the fixed pattern).
-     */
-    private static Object isoText(TemporalAccessor t) {
-        if (t instanceof LocalDate d) return d.toString();
-        if (t instanceof LocalDateTime dt) return dt.toLocalDate() + " " + TIME.format(dt.toLocalTime());
-        if (t instanceof LocalTime lt) return TIME.format(lt);
-        return t.toString();
     }
 
     private static BigDecimal strip(BigDecimal bd) {

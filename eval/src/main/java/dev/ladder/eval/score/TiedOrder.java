@@ -4,13 +4,17 @@ import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.SelectItems;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.ExecutionError;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.AnalyticType;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -21,7 +25,7 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
  * LIMIT or OFFSET cuts carries its whole tie group as the pool its rows may be chosen from.
  *
  * @param width the gold's column count
- * @param runs  the gold's rows, run by run, in order (canonical comparison keys)
+ * @param runs  the gold's rows, run by run, in order (canonical comparison keys; SQL NULL is {@code null})
  */
 public record TiedOrder(int width, List<Run> runs) {
 
@@ -43,23 +47,58 @@ public record TiedOrder(int width, List<Run> runs) {
      * The tie structure of {@code goldSql} (already prepared for execution) on {@code db}, or empty when
      * it cannot be found (not a single SELECT with ORDER BY, a non-literal LIMIT, DISTINCT with an
      * unselected sort key, the rewritten query fails or hits the row cap): order is then strict.
+     *
+     * <p>The engine decides which keys tie, by its own collations: the gold runs once more without LIMIT/OFFSET
+     * and with {@code DENSE_RANK() OVER (ORDER BY <its keys>)} selected, and rows of equal rank are one run. Where
+     * the engine cannot rank (a key that is itself a window function, a server without window functions), the keys
+     * are selected instead and tie when their values are equal.
      */
     public static Optional<TiedOrder> of(Database db, String goldSql) {
+        for (boolean rank : new boolean[] {true, false}) {
+            Optional<Rewrite> r = rewrite(goldSql, rank);
+            if (r.isEmpty()) return Optional.empty();
+            Execution ex = db.execute(r.get().sql(), ExecutionLimits.DEFAULT.withRowCap(ROW_CAP));
+            if (ex instanceof Execution.Success ok) {
+                if (ok.result().truncated()) return Optional.empty();
+                QueryResult all = ok.result();
+                int width = all.columns().size() - r.get().appended();
+                List<Integer> keyColumns = new ArrayList<>();
+                for (int k = 0; k < r.get().appended(); k++) keyColumns.add(width + k);
+                return Optional.of(runs(ResultComparison.keys(all.rows()), width, keyColumns, r.get().start(), r.get().end()));
+            }
+            // too slow to rank is too slow to run again
+            if (ex instanceof Execution.Failure f && f.error().kind() == ExecutionError.Kind.TIMEOUT) return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The gold without LIMIT/OFFSET and with the columns that tell its ties apart appended (the last {@code appended}
+     * columns); {@code end} is the row after the gold's window, null for no LIMIT.
+     */
+    private record Rewrite(String sql, int appended, long start, Long end) {}
+
+    /** @param rank one DENSE_RANK column (the engine's ties), else one column per sort key (equal values tie) */
+    private static Optional<Rewrite> rewrite(String goldSql, boolean rank) {
         // a Query of its own: the parsed statement is rewritten below
         if (!(Query.read(goldSql).statement().orElse(null) instanceof PlainSelect select)) return Optional.empty();
         List<OrderByElement> orderBy = select.getOrderByElements();
         if (orderBy == null || orderBy.isEmpty()) return Optional.empty();
         boolean star = select.getSelectItems().stream().anyMatch(i -> i.getExpression().toString().endsWith("*"));
-        List<Integer> itemKeys = new ArrayList<>(); // index into the select items, or -(k+1) for appended key k
-        int appended = 0;
+        // each key as an expression: an item named by position or alias stands for the item's expression
+        List<OrderByElement> keys = new ArrayList<>();
         for (OrderByElement o : orderBy) {
             int index = SelectItems.indexOf(select, o.getExpression());
-            if (index < 0) {
-                if (select.getDistinct() != null) return Optional.empty();
-                select.addSelectItem(o.getExpression(), new Alias(KEY_PREFIX + appended));
-                index = -(++appended);
-            }
-            itemKeys.add(index);
+            // a position counts the columns a * expands to, which the items do not tell
+            if (index >= 0 && star && o.getExpression() instanceof LongValue) return Optional.empty();
+            // an unselected key would make DISTINCT keep rows the gold merges
+            if (index < 0 && select.getDistinct() != null) return Optional.empty();
+            OrderByElement key = new OrderByElement();
+            key.setExpression(index >= 0 ? select.getSelectItems().get(index).getExpression() : o.getExpression());
+            key.setAsc(o.isAsc());
+            key.setAscDescPresent(o.isAscDescPresent());
+            key.setNullOrdering(o.getNullOrdering());
+            keys.add(key);
         }
         long start = 0;
         Long end = null;
@@ -82,18 +121,16 @@ public record TiedOrder(int width, List<Run> runs) {
         select.setLimit(null);
         select.setOffset(null);
         if (select.getFetch() != null) return Optional.empty();
-
-        Execution ex = db.execute(select.toString(), ExecutionLimits.DEFAULT.withRowCap(ROW_CAP));
-        if (!(ex instanceof Execution.Success ok) || ok.result().truncated()) return Optional.empty();
-        QueryResult all = ok.result();
-        int width = all.columns().size() - appended;
-        // the appended keys are the last columns; a * item makes item positions differ from columns
-        List<Integer> keyColumns = new ArrayList<>();
-        for (int k : itemKeys) {
-            if (k >= 0 && star) return Optional.empty();
-            keyColumns.add(k >= 0 ? k : width + (-k - 1));
+        if (rank) {
+            AnalyticExpression denseRank = new AnalyticExpression();
+            denseRank.setName("DENSE_RANK");
+            denseRank.setType(AnalyticType.OVER);
+            denseRank.setOrderByElements(keys);
+            select.addSelectItem(denseRank, new Alias(KEY_PREFIX + "rank"));
+            return Optional.of(new Rewrite(select.toString(), 1, start, end));
         }
-        return Optional.of(runs(ResultComparison.keys(all.rows()), width, keyColumns, start, end));
+        for (int k = 0; k < keys.size(); k++) select.addSelectItem(keys.get(k).getExpression(), new Alias(KEY_PREFIX + k));
+        return Optional.of(new Rewrite(select.toString(), keys.size(), start, end));
     }
 
     static TiedOrder runs(List<List<Object>> rows, int width, List<Integer> keyColumns, long start, Long end) {
@@ -110,31 +147,19 @@ public record TiedOrder(int width, List<Run> runs) {
             int hi = j;
             while (hi < rows.size() && sameKey(rows.get(hi), rows.get(i), keyColumns)) hi++;
             List<List<Object>> pool = new ArrayList<>(hi - lo);
-            for (int k = lo; k < hi; k++) pool.add(List.copyOf(rows.get(k).subList(0, width)));
+            // rows hold NULLs (List.copyOf refuses them)
+            for (int k = lo; k < hi; k++) pool.add(Collections.unmodifiableList(new ArrayList<>(rows.get(k).subList(0, width))));
             runs.add(new Run(j - i, pool));
             i = j;
         }
         return new TiedOrder(width, List.copyOf(runs));
     }
 
-    /**
-     * Equal sort keys as the engine sees them: text ties ignoring case and trailing spaces (MariaDB's
-     * default collations), so a wider run never makes an engine-chosen order fail.
-     */
+    /** Equal values in every key column (ranks, or keys the engine could not rank); NULL ties with NULL. */
     private static boolean sameKey(List<Object> a, List<Object> b, List<Integer> keys) {
         for (int k : keys) {
-            Object x = a.get(k);
-            Object y = b.get(k);
-            if (x instanceof String s && y instanceof String t) {
-                if (!fold(s).equals(fold(t))) return false;
-            } else if (x == null ? y != null : !x.equals(y)) {
-                return false;
-            }
+            if (!Objects.equals(a.get(k), b.get(k))) return false;
         }
         return true;
-    }
-
-    private static String fold(String s) {
-        return s.stripTrailing().toLowerCase(Locale.ROOT);
     }
 }

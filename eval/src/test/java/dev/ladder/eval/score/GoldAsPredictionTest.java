@@ -16,15 +16,18 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Sanity of the whole scorer: every gold query of the test split, submitted as its own prediction,
- * scores VA = EX = EM = TS = 1 (TS over two freshly generated random databases).
+ * Sanity of the whole scorer: every gold query of both splits, submitted as its own prediction, scores
+ * VA = EX = EM = TS = 1 (TS over three random databases generated from three seeds, with both splits' golds
+ * as the generator's seed queries, so one suite serves both splits).
  */
 class GoldAsPredictionTest {
 
     private static final String PREFIX = "ladder_gold_self_";
+    private static final long[] SEEDS = {1000, 1001, 1002};
     private static final List<Database> suite = new ArrayList<>();
     private static Benchmark bench;
 
@@ -33,12 +36,13 @@ class GoldAsPredictionTest {
         bench = Benchmarks.load("classicmodels");
         EmbeddedMariaDb server = EmbeddedMariaDb.shared();
         TestData.classicModels();
-        List<String> golds = bench.split("test").stream().map(BenchmarkItem::sql).toList();
+        List<String> golds = new ArrayList<>();
+        for (String split : List.of("test", "train")) golds.addAll(bench.split(split).stream().map(BenchmarkItem::sql).toList());
         RandomDatabaseGenerator generator = RandomDatabaseGenerator.of(server, "classicmodels", golds);
         try {
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; i < SEEDS.length; i++) {
                 String name = PREFIX + i;
-                generator.create(name, 1000 + i);
+                generator.create(name, SEEDS[i]);
                 server.grantRead(name);
                 suite.add(Databases.embedded(server, name));
             }
@@ -52,22 +56,23 @@ class GoldAsPredictionTest {
     @AfterAll
     static void tearDown() {
         suite.forEach(Database::close);
-        for (int i = 0; i < 2; i++) RandomDatabaseGenerator.drop(EmbeddedMariaDb.shared(), PREFIX + i);
+        for (int i = 0; i < SEEDS.length; i++) RandomDatabaseGenerator.drop(EmbeddedMariaDb.shared(), PREFIX + i);
     }
 
-    @Test
-    void everyTestGoldScoresOneOnEveryMetric() {
+    @ParameterizedTest
+    @ValueSource(strings = {"test", "train"})
+    void everyGoldScoresOneOnEveryMetric(String split) {
         Database original = TestData.classicModels();
         for (ExOptions options : List.of(ExOptions.DEFAULT, new ExOptions(ExMode.BIRD, false, 0))) {
             Scoring scoring = new Scoring(original, Optional.of(suite), options, new ExactMatch(original.schema(), false));
             List<ItemScore> scores = new ArrayList<>();
             List<String> misses = new ArrayList<>();
-            for (BenchmarkItem item : bench.split("test")) {
+            for (BenchmarkItem item : bench.split(split)) {
                 ItemScore s = scoring.score(item.id(), item.category(), item.allGold(), item.sql());
                 scores.add(s);
                 if (!(s.va() && s.ex() && s.em() && Boolean.TRUE.equals(s.ts()))) misses.add(s.toString());
             }
-            assertThat(misses).as(options.label()).isEmpty();
+            assertThat(misses).as(split + " " + options.label()).isEmpty();
             ScoreSummary all = ScoreSummary.of(scores);
             assertThat(all.items()).isEqualTo(200);
             assertThat(List.of(all.va(), all.ex(), all.em(), all.ts())).containsOnly(1.0);

@@ -56,4 +56,27 @@ class SpiderPostprocessTest {
         // and yes to this one, Ladder no: the rows are not ordered
         assertThat(ExecutionMatch.goldOrdered("SELECT x FROM t WHERE s = 'sort order by date'", Dialect.SQLITE)).isFalse();
     }
+
+    /** The reference replaces the text "value" by "1" in every prediction; Ladder scores the prediction as written. */
+    @Test
+    void theWordValueIsNeverReplaced() throws Exception {
+        assertThat(ExecutionMatch.prepare("SELECT market_value FROM t WHERE note = 'value'", SPIDER, Dialect.SQLITE))
+                .isEqualTo("SELECT market_value FROM t WHERE note = 'value'");
+        Path file = dir.resolve("v.sqlite");
+        SqliteFixtures.create(file, "CREATE TABLE t (note TEXT, market_value INTEGER)",
+                "INSERT INTO t VALUES ('value', 10), ('1', 20)");
+        try (Database db = Databases.sqlite(file)) {
+            Scoring s = new Scoring(db, Optional.empty(), SPIDER, new ExactMatch(db.schema(), false));
+            String gold = "SELECT market_value FROM t WHERE note = 'value'";
+            ItemScore literal = s.score("q", "filter", List.of(gold), gold);
+            assertThat(literal.ex()).as("the reference would run note = '1' and get 20").isTrue();
+            assertThat(literal.em()).isTrue();
+            // a placeholder "value" is an unknown column here, not the number 1
+            ItemScore placeholder = s.score("q", "filter", List.of("SELECT market_value FROM t WHERE note = 1"),
+                    "SELECT market_value FROM t WHERE note = value");
+            assertThat(placeholder.va()).isFalse();
+            assertThat(placeholder.ex()).isFalse();
+            assertThat(placeholder.em()).isFalse();
+        }
+    }
 }

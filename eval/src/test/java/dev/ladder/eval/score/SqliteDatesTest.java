@@ -47,4 +47,29 @@ class SqliteDatesTest {
                     "SELECT transcript_date FROM Transcripts WHERE transcript_id = 3")).isFalse();
         }
     }
+
+    @Test
+    void dateTimeTextWrittenAnotherWayIsTheTextItPrints() throws Exception {
+        Path file = dir.resolve("stamps.sqlite");
+        // made-up stamps, written three ways SQLite keeps as they are
+        SqliteFixtures.create(file, "CREATE TABLE stamps (id INTEGER PRIMARY KEY, at DATETIME, day DATE)",
+                "INSERT INTO stamps VALUES (1, '2020-01-02T03:04:05', '2020-01-02'), (2, '2020-01-02 03:04:05.000', '2020-01-02'), "
+                        + "(3, '2020-01-02 03:04:05.500', '2020-01-02'), (4, '2020-01-02 03:04:05', '2020-01-02')");
+        try (Database db = Databases.sqlite(file)) {
+            for (int id = 1; id <= 4; id++) {
+                String gold = "SELECT at FROM stamps WHERE id = " + id;
+                assertThat(ex(db, gold, "SELECT CAST(at AS TEXT) FROM stamps WHERE id = " + id)).as("id %d as text", id).isTrue();
+                assertThat(ex(db, gold, "SELECT at || '' FROM stamps WHERE id = " + id)).as("id %d || ''", id).isTrue();
+                assertThat(ex(db, gold, "SELECT MAX(at) FROM stamps WHERE id = " + id)).as("id %d MAX", id).isTrue();
+            }
+            // the same instant printed differently is not the same answer
+            for (int id = 1; id <= 3; id++) {
+                assertThat(ex(db, "SELECT at FROM stamps WHERE id = " + id, "SELECT at FROM stamps WHERE id = 4")).as("id %d", id).isFalse();
+                assertThat(ex(db, "SELECT at FROM stamps WHERE id = " + id, "SELECT '2020-01-02 03:04:05'")).as("id %d", id).isFalse();
+            }
+            assertThat(ex(db, "SELECT at FROM stamps WHERE id = 3", "SELECT '2020-01-02 03:04:05.5'")).isFalse();
+            assertThat(ex(db, "SELECT at FROM stamps WHERE id = 4", "SELECT '2020-01-02 03:04:05'")).isTrue();
+            assertThat(ex(db, "SELECT at FROM stamps ORDER BY id", "SELECT CAST(at AS TEXT) FROM stamps ORDER BY id")).isTrue();
+        }
+    }
 }

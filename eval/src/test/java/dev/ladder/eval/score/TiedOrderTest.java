@@ -68,4 +68,12 @@ class TiedOrderTest {
         assertThat(ex("SELECT name FROM t ORDER BY score DESC LIMIT 1 OFFSET 2",
                 "SELECT name FROM t WHERE name = 'e'")).isFalse();
     }
+
+    @Test
+    void aKeyTheEngineCannotRankStillTies() {
+        // a window function cannot sit in another's ORDER BY: its values are compared instead
+        String gold = "SELECT name, RANK() OVER (ORDER BY score DESC) AS r FROM t ORDER BY r LIMIT 2";
+        assertThat(ex(gold, "SELECT name, RANK() OVER (ORDER BY score DESC) AS r FROM t ORDER BY r, name DESC LIMIT 2")).isTrue();
+        assertThat(ex(gold, "SELECT name, RANK() OVER (ORDER BY score DESC) AS r FROM t ORDER BY r DESC LIMIT 2")).isFalse();
+    }
 }

@@ -201,10 +201,13 @@ public final class JdbcDatabase implements Database {
             List<String> labels = new ArrayList<>(n);
             int[] types = new int[n];
             String[] typeNames = new String[n];
+            int[] fractions = new int[n];
             for (int i = 1; i <= n; i++) {
                 labels.add(md.getColumnLabel(i));
                 types[i - 1] = md.getColumnType(i);
                 typeNames[i - 1] = md.getColumnTypeName(i);
+                // MySQL prints DATETIME(3) with three digits of a second: the value must keep them to equal its text
+                if (kind.dialect() == Dialect.MYSQL) fractions[i - 1] = Values.fractionDigits(types[i - 1], md.getPrecision(i));
             }
             List<List<Object>> rows = new ArrayList<>();
             boolean truncated = false;
@@ -214,7 +217,7 @@ public final class JdbcDatabase implements Database {
                     break;
                 }
                 List<Object> row = new ArrayList<>(n);
-                for (int i = 1; i <= n; i++) row.add(Values.canonical(readValue(rs, i, types[i - 1]), types[i - 1], typeNames[i - 1]));
+                for (int i = 1; i <= n; i++) row.add(Values.canonical(readValue(rs, i, types[i - 1]), types[i - 1], typeNames[i - 1], fractions[i - 1]));
                 rows.add(row);
             }
             return new QueryResult(labels, rows, truncated, (System.nanoTime() - started) / 1_000_000);
@@ -226,6 +229,8 @@ public final class JdbcDatabase implements Database {
         if (kind.dialect() == Dialect.MYSQL) {
             if (type == java.sql.Types.DATE) return rs.getObject(i, java.time.LocalDate.class);
             if (type == java.sql.Types.TIMESTAMP) return rs.getObject(i, java.time.LocalDateTime.class);
+            // java.sql.Time drops the fraction of a second
+            if (type == java.sql.Types.TIME) return rs.getObject(i, java.time.LocalTime.class);
         }
         return rs.getObject(i);
     }

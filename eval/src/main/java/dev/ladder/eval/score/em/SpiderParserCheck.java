@@ -14,6 +14,10 @@ import java.util.Set;
  *
  * <p>Tokens are made as the official {@code tokenize} makes them: single quotes become double quotes,
  * quoted strings become one token, the rest is split on whitespace and on {@code ( ) , ;}, lower-cased.
+ * A comment is one {@link #COMMENT} token here (the official keeps its words as tokens): where the official
+ * parser reads it, no column or clause matches it and the query fails; where that parser has already stopped
+ * reading (after the last ORDER BY or GROUP BY item, after {@code LIMIT n}, after {@code ;}, outside
+ * parentheses), it and everything after it are never read.
  */
 public final class SpiderParserCheck {
 
@@ -27,6 +31,14 @@ public final class SpiderParserCheck {
             "where", "on", "join", "by", "as", "union", "intersect", "except", "having", "between", "like", "is",
             "distinct", "all", "any", "some", "limit", "group", "order", "asc", "desc", "=", "<", ">", "<=", ">=",
             "!=", "+", "-", "*", "/");
+
+    /** One token for a whole comment. */
+    static final String COMMENT = "--";
+    /** Starts a condition in parse_condition (an AND that closes a BETWEEN does not). */
+    private static final Set<String> CONDITION_STARTS = Set.of("where", "having", "on", "and", "or");
+    /** Clauses that parse_sql reads in turn; the last one seen outside parentheses says where a comment sits. */
+    private static final Set<String> TOP_CLAUSES = Set.of("select", "from", "where", "group", "having", "order",
+            "limit", "intersect", "union", "except");
 
     private final Set<String> columns;
 
@@ -45,12 +57,42 @@ public final class SpiderParserCheck {
         // tokenize: assert len(quote_idxs) % 2 == 0, "Unexpected quote"
         if (quotes % 2 != 0) return Optional.of("an odd number of quote characters");
         List<String> toks = tokens(text);
-        if (toks == null) return Optional.of("a comment or a backquoted name (the tokenizer keeps them as words)");
         int depth = 0;
         List<Integer> selectDepths = new ArrayList<>();
+        String clause = null; // the clause being read outside parentheses
+        int limitAt = -1;
+        boolean ended = false; // a ';' outside parentheses: parse_sql reads nothing after it
+        boolean conditionStart = false;
+        List<Integer> openBetweens = new ArrayList<>(); // depths of BETWEENs waiting for their AND
         for (int i = 0; i < toks.size(); i++) {
             String t = toks.get(i);
             String next = i + 1 < toks.size() ? toks.get(i + 1) : null;
+            String prev = i > 0 ? toks.get(i - 1) : null;
+            if (t.equals(COMMENT)) {
+                if (depth == 0 && (ended || ("group".equals(clause) || "order".equals(clause)) && endsItem(prev)
+                        || "limit".equals(clause) && i >= limitAt + 2)) {
+                    return Optional.empty(); // the official parser has stopped reading: the rest is never read
+                }
+                return Optional.of("a comment where the official parser reads on (tokenize keeps its words; no column matches)");
+            }
+            if (t.startsWith("`")) return Optional.of("a backquoted name (the tokenizer keeps the quotes; no column matches)");
+            // parse_condition reads a val_unit first: a unary NOT or a value there is no column
+            if (conditionStart && !t.equals("(")) {
+                if (t.equals("not")) return Optional.of("NOT at the start of a condition (parse_condition has no unary NOT)");
+                if (isString(t) || isNumber(t)) {
+                    return Optional.of("a value on the left of a condition (" + t + "; parse_condition reads a column first)");
+                }
+            }
+            if (!t.equals("(")) conditionStart = false;
+            if (t.equals("between")) openBetweens.add(depth);
+            if (CONDITION_STARTS.contains(t)) {
+                conditionStart = !(t.equals("and") && openBetweens.remove(Integer.valueOf(depth)));
+            }
+            if (depth == 0 && TOP_CLAUSES.contains(t)) {
+                clause = t;
+                if (t.equals("limit")) limitAt = i;
+            }
+            if (depth == 0 && t.equals(";")) ended = true;
             if (t.contains("<>")) return Optional.of("'<>' (WHERE_OPS knows only '!=')");
             if (!OPERATORS.contains(t) && !isString(t) && (t.contains("=") || t.contains("<") || t.contains(">"))) {
                 return Optional.of("an operator without spaces around it: " + t);
@@ -114,8 +156,19 @@ public final class SpiderParserCheck {
         return Optional.empty();
     }
 
+    /** Whether {@code prev} ends an ORDER BY / GROUP BY item (a column, a call, ASC/DESC), so the item list stops. */
+    private static boolean endsItem(String prev) {
+        return prev != null && !prev.equals("by") && !prev.equals(",") && !prev.equals("(") && !prev.equals("distinct")
+                && !Set.of("+", "-", "*", "/").contains(prev);
+    }
+
+    private static boolean isNumber(String t) {
+        return t.matches("[-+]?(\\d+\\.?\\d*|\\.\\d+)([e][-+]?\\d+)?");
+    }
+
     private static boolean endsTableUnit(String t) {
-        return CLAUSES.contains(t) || t.equals("join") || t.equals("on") || t.equals(")") || t.equals(";");
+        // a comment is judged where it stands
+        return CLAUSES.contains(t) || t.equals("join") || t.equals("on") || t.equals(")") || t.equals(";") || t.equals(COMMENT);
     }
 
     /** Whether the ')' at {@code close} ends "FROM ( SELECT ..." or "JOIN ( SELECT ...". */
@@ -149,7 +202,10 @@ public final class SpiderParserCheck {
         return t.matches("[a-z_][a-z0-9_]*(\\.[a-z_][a-z0-9_]*)?");
     }
 
-    /** The official tokens (approximately), or null when the text holds a comment or a backquote. */
+    /**
+     * The official tokens (approximately); a comment is one {@link #COMMENT} token, a backquoted name one token
+     * starting with a backquote.
+     */
     static List<String> tokens(String sql) {
         List<String> out = new ArrayList<>();
         StringBuilder word = new StringBuilder();
@@ -165,9 +221,21 @@ public final class SpiderParserCheck {
                 i = end + 1;
                 continue;
             }
-            if (c == '`' || c == '#' || (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-')
-                    || (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*')) {
-                return null;
+            boolean line = c == '#' || (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-');
+            if (line || (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*')) {
+                flush(word, out);
+                out.add(COMMENT);
+                int end = line ? sql.indexOf('\n', i) : sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + (line ? 1 : 2);
+                continue;
+            }
+            if (c == '`') {
+                flush(word, out);
+                int end = sql.indexOf('`', i + 1);
+                end = end < 0 ? sql.length() : end + 1;
+                out.add(sql.substring(i, end).toLowerCase(Locale.ROOT));
+                i = end;
+                continue;
             }
             if (Character.isWhitespace(c)) {
                 flush(word, out);

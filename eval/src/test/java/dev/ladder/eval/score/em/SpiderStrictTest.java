@@ -85,4 +85,69 @@ class SpiderStrictTest {
         assertThat(EmMode.parse("semantic")).contains(EmMode.SEMANTIC);
         assertThat(EmMode.parse("strict")).isEmpty();
     }
+
+    /** The official parser stops reading after the last ORDER BY or GROUP BY item, after LIMIT n and after ';'. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT city FROM offices ORDER BY city -- by name",
+        "SELECT city FROM offices ORDER BY city DESC /* newest first */",
+        "SELECT city , country FROM offices ORDER BY country , city ASC # two keys",
+        "SELECT country , count(*) FROM offices GROUP BY country -- per country",
+        "SELECT city FROM offices ORDER BY city LIMIT 1 -- the first",
+        "SELECT city FROM offices ORDER BY count(*) DESC LIMIT 1 /* top */",
+        "SELECT city FROM offices ORDER BY city -- a note\nLIMIT 1",
+        "SELECT city FROM offices ; -- done",
+        "SELECT city FROM offices WHERE country = 'USA' UNION SELECT city FROM offices ORDER BY city -- both",
+    })
+    void aCommentWhereTheOfficialParserHasStoppedReadingPasses(String sql) {
+        assertThat(new SpiderParserCheck(java.util.Set.of("city", "country")).unreadable(sql)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT city -- the city\nFROM offices",
+        "SELECT city FROM offices -- all of them",
+        "SELECT city FROM offices WHERE country = 'USA' -- us",
+        "SELECT country FROM offices GROUP BY country HAVING count(*) > 1 -- several",
+        "SELECT city FROM offices ORDER BY -- key\ncity",
+        "SELECT city FROM offices ORDER BY city LIMIT -- one\n1",
+        "SELECT city FROM offices WHERE country IN (SELECT country FROM offices ORDER BY country -- inner\n)",
+        "-- cities\nSELECT city FROM offices",
+    })
+    void aCommentTheOfficialParserReadsFails(String sql) {
+        assertThat(new SpiderParserCheck(java.util.Set.of("city", "country")).unreadable(sql))
+                .hasValueSatisfying(r -> assertThat(r).contains("comment"));
+    }
+
+    /** parse_condition reads a column (val_unit) first: no unary NOT, no value on the left. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SELECT city FROM offices WHERE NOT country = 'USA' | NOT",
+        "SELECT city FROM offices WHERE country = 'USA' AND NOT city = 'Paris' | NOT",
+        "SELECT city FROM offices WHERE ( NOT country = 'USA' ) | NOT",
+        "SELECT city FROM offices WHERE NOT EXISTS (SELECT * FROM employees) | NOT",
+        "SELECT city FROM offices WHERE 1 = country | value on the left",
+        "SELECT city FROM offices WHERE 'USA' = country | value on the left",
+        "SELECT city FROM offices WHERE country = 'USA' OR 'Paris' = city | value on the left",
+        "SELECT country FROM offices GROUP BY country HAVING 2 < count(*) | value on the left",
+        "SELECT T1.city FROM offices AS T1 JOIN employees AS T2 ON 1 = T2.officeCode | value on the left",
+    })
+    void aConditionThatDoesNotStartWithAColumnFails(String sql, String reason) {
+        assertThat(new SpiderParserCheck(java.util.Set.of("city", "country")).unreadable(sql))
+                .hasValueSatisfying(r -> assertThat(r).contains(reason));
+    }
+
+    @Test
+    void strictEmReadsWhatTheOfficialReads() {
+        String gold = "SELECT city FROM offices WHERE country = 'USA' ORDER BY city LIMIT 1";
+        assertThat(STRICT.score(gold, gold + " -- the first").match()).isTrue();
+        EmScore not = STRICT.score("SELECT city FROM offices WHERE country != 'USA'", "SELECT city FROM offices WHERE NOT country = 'USA'");
+        assertThat(SEMANTIC.score("SELECT city FROM offices WHERE country != 'USA'", "SELECT city FROM offices WHERE NOT country = 'USA'").match())
+                .isTrue();
+        assertThat(not.match()).isFalse();
+        assertThat(not.error()).contains("prediction");
+        EmScore flipped = STRICT.score("SELECT city FROM offices WHERE country = 'USA'", "SELECT city FROM offices WHERE 'USA' = country");
+        assertThat(flipped.match()).isFalse();
+        assertThat(flipped.error()).contains("prediction");
+    }
 }

@@ -125,6 +125,33 @@ class OracleModelTest {
     }
 
     @Test
+    void semanticNoiseWritesACorruptedGoldAndSaysWhichOperatorWhere() {
+        Database db = TestData.classicModels();
+        OracleKey key = key(db);
+        int changed = 0;
+        java.util.Set<String> operators = new java.util.TreeSet<>();
+        for (int seed = 0; seed < 12; seed++) {
+            Candidate c = one(oracle("semantic=1,seed=" + seed), request("sql", Map.of(), "q"));
+            assertThat(c.note()).startsWith("semantic ");
+            operators.add(c.note().split(" ")[1]);
+            if (!c.text().equals(GOLD)) changed++;
+            // the note names a corruption the text really carries: the judge (the run's EX) sees the difference
+            if (!c.note().contains("literal_case") && !c.note().contains("syntax_error") && !key.answers(ITEM, c.text())) {
+                assertThat(db.execute(c.text()).ok() || c.note().contains("unknown_column")).as(c.note()).isTrue();
+            }
+        }
+        assertThat(changed).isEqualTo(12);
+        assertThat(operators).hasSizeGreaterThan(3);
+        // restricted to one operator, only that one is drawn; the judge flips with the semantic rate
+        assertThat(one(oracle("semantic=1,ops=drop_conjunct"), request("sql", Map.of(), "q")).note())
+                .startsWith("semantic drop_conjunct");
+        assertThat(one(oracle("semantic=1"), request("judge", Map.of("sql", GOLD), "q")).text()).startsWith("CORRECT: NO");
+        // a sketch call draws once per candidate
+        Candidate sketches = one(oracle("semantic=1,seed=5"), request("search.sketches", Map.of("k", "3"), "q"));
+        assertThat(sketches.note().split("; ")).hasSize(3);
+    }
+
+    @Test
     void stopStringsAndTheBudgetCutAsAnEngineDoes() {
         OracleModel m = oracle("none");
         GenerationRequest stop = new GenerationRequest("q", null, 512, Sampling.GREEDY, 1, 0, Set.of(), List.of(" GROUP"),

@@ -83,6 +83,14 @@ class OracleRunTest {
         assertThat(Files.readString(run.resolve("environment.json"))).contains("\"models.oracle.engine\" : \"oracle\"");
         assertThat(Files.readString(run.resolve("config.yaml"))).contains("engine: oracle").contains("noise: none");
         assertThat(run.resolve("report/oracle-analysis.csv")).exists();
+        // ladder view says what the rows are on every page
+        Path site = tmp.resolve("view-none");
+        LadderCliTest.Run view = LadderCliTest.run("view", run.toString(), "--export", site.toString());
+        assertThat(view.code()).as(view.err()).isZero();
+        for (String page : List.of("index.html", "items.html", "item/0.html")) {
+            assertThat(Files.readString(site.resolve(page))).as(page).contains("id=\"oracle-banner\"")
+                    .contains("a measuring instrument, not a model result");
+        }
     }
 
     @Test

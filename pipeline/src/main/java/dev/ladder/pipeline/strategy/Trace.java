@@ -96,6 +96,7 @@ public record Trace(String questionId, String strategy, String sql, String chose
                     sb.append("    ").append(g.sources().get(i)).append(" (").append(g.finishReasons().get(i))
                             .append("): ").append(oneLine(g.outputs().get(i))).append('\n');
                 }
+                for (String note : g.notes()) sb.append("    noise ").append(oneLine(note)).append('\n');
             } else if (s instanceof TraceStep.Clean c) {
                 sb.append("  clean").append(src).append(": ");
                 if (c.sql() == null) sb.append("rejected: ").append(c.rejection());

@@ -1071,7 +1071,7 @@ public final class Report {
         }
         Table t = Table.create("judge-agreement", rung, n, judge, ex, both, judgeOnly, exOnly, neither, agreement, kappa);
         Map<String, Style> styles = new HashMap<>();
-        for (String col : List.of("Judge", "EX", "agreement", "kappa")) styles.put(col, Style.DECIMAL);
+        for (String col : List.of("Judge", "EX", "agreement", "kappa")) styles.put(col, Style.PROPORTION);
         return new ReportTable("judge-agreement", "LLM judge against EX",
                 caption("One row per rung, over its judged items: the share the LLM judge (scorers.judge) calls "
                         + "correct, EX over the same items, the four cells of judge × EX (both correct, only the judge, "
@@ -1207,7 +1207,7 @@ public final class Report {
                         + "corrupted gold (semantic noise), and of them the items the rung still answered right (repaired "
                         + "or avoided); format only: items whose calls carried format noise and no corruption, and of them "
                         + "the items answered right (the noise removed)."),
-                t, Map.of("EX", Style.DECIMAL), Set.of());
+                t, Map.of("EX", Style.PROPORTION), Set.of());
     }
 
     private ReportTable buildOracleLosses() {

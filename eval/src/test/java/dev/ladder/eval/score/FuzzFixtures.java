@@ -85,7 +85,13 @@ record FuzzFixtures(String name, List<String> ddl, List<String> rows, List<Strin
                         "SELECT name FROM customers WHERE id IN (SELECT customer_id FROM orders WHERE total > 50)",
                         "SELECT c.city, MAX(o.placed) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.city ORDER BY c.city",
                         "SELECT o.status, i.sku, SUM(i.qty) FROM orders o JOIN items i ON i.order_id = o.id "
-                                + "WHERE o.status = 'shipped' OR o.status = 'open' GROUP BY o.status, i.sku"),
+                                + "WHERE o.status = 'shipped' OR o.status = 'open' GROUP BY o.status, i.sku",
+                        // sort keys named by alias, by position, beside a *; a set operation; OFFSET into ties
+                        "SELECT name AS n, city FROM customers ORDER BY n LIMIT 3",
+                        "SELECT * FROM orders ORDER BY total DESC, id LIMIT 4",
+                        "SELECT customer_id, COUNT(*) AS n FROM orders GROUP BY customer_id ORDER BY 2 DESC, 1",
+                        "SELECT status FROM orders UNION ALL SELECT tier FROM customers ORDER BY 1",
+                        "SELECT id, total FROM orders ORDER BY total LIMIT 2 OFFSET 1"),
                 FuzzFixtures::shopRows);
     }
 
@@ -152,7 +158,9 @@ record FuzzFixtures(String name, List<String> ddl, List<String> rows, List<Strin
                         "SELECT code FROM courses EXCEPT SELECT course_code FROM enrollments WHERE term = 'fall'",
                         "SELECT e.term, s.grade, SUM(e.score) FROM enrollments e JOIN students s ON s.id = e.student_id "
                                 + "GROUP BY e.term, s.grade",
-                        "SELECT name FROM students WHERE grade IN (10, 12) AND name <> 'Ann'"),
+                        "SELECT name FROM students WHERE grade IN (10, 12) AND name <> 'Ann'",
+                        "SELECT s.name, e.course_code, RANK() OVER (ORDER BY e.score DESC) FROM students s "
+                                + "JOIN enrollments e ON e.student_id = s.id"),
                 FuzzFixtures::schoolRows);
     }
 
@@ -204,7 +212,9 @@ record FuzzFixtures(String name, List<String> ddl, List<String> rows, List<Strin
                         "SELECT title FROM events WHERE room_id IN (SELECT id FROM rooms WHERE capacity IS NULL)",
                         "SELECT date(starts), COUNT(*) FROM events GROUP BY date(starts)",
                         "SELECT title FROM events WHERE starts > '2099-01-01'",
-                        "SELECT e.title, e.ends FROM events e WHERE e.kind = 'talk' ORDER BY e.ends DESC"),
+                        "SELECT e.title, e.ends FROM events e WHERE e.kind = 'talk' ORDER BY e.ends DESC",
+                        "SELECT title, starts AS s FROM events ORDER BY s DESC, title",
+                        "SELECT room_id, title FROM events ORDER BY room_id LIMIT 3"),
                 FuzzFixtures::eventRows);
     }
 

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * databases ({@link FuzzFixtures}: NULLs, ties, dates, empty results), is scored against itself, against each of its
  * answer-keeping rewrites ({@link SqlRewrites}) and against each of its corruptions ({@link SqlCorruptions}), with VA,
  * EX, EM and TS on a test suite of databases generated from three seeds. EX in SPIDER mode (column order free), on
- * the SQLite fixtures in BIRD mode too. Each case is scored twice, by two Scoring objects (gold results and tie runs
+ * the SQLite fixtures in BIRD mode and with DISTINCT kept too. Each case is scored twice, by two Scoring objects (gold results and tie runs
  * found anew).
  *
  * <p>Invariants: no exception; the gold scores 1 on VA, EX, EM and TS; every rewrite keeps EX and TS at 1, and as the
@@ -112,8 +112,9 @@ class ScorerFuzzTest {
             Database original = open(f.original(sqliteDir));
             List<Database> suite = new ArrayList<>();
             for (long seed : SEEDS) suite.add(open(f.suite(sqliteDir, seed)));
-            // BIRD mode too (cheap here): its column order counts, so no PERMUTE_COLUMNS there
-            for (ExOptions options : List.of(ExOptions.DEFAULT, ExOptions.DEFAULT.withMode(ExMode.BIRD))) {
+            // BIRD mode (its column order counts, so no PERMUTE_COLUMNS there) and --keep-distinct too: cheap here
+            for (ExOptions options : List.of(ExOptions.DEFAULT, ExOptions.DEFAULT.withMode(ExMode.BIRD),
+                    ExOptions.DEFAULT.withKeepDistinct(true))) {
                 Fuzz fuzz = new Fuzz(f.name(), original, suite, options, SQLITE_DRAWS);
                 for (int i = 0; i < f.golds().size(); i++) fuzz.gold(f.name() + "-" + (i + 1), f.golds().get(i));
                 fuzz.report();
@@ -122,7 +123,7 @@ class ScorerFuzzTest {
             }
         }
         assertThat(failures).as(failures.size() + " failures").isEmpty();
-        assertThat(scored).isGreaterThan(2000);
+        assertThat(scored).isGreaterThan(3000);
     }
 
     private static Database open(Path file) {
@@ -155,8 +156,11 @@ class ScorerFuzzTest {
             this.dialect = original.dialect();
             this.schema = original.schema();
             this.options = options;
-            this.first = new Scoring(original, Optional.of(suite), options, new ExactMatch(schema, false));
-            this.second = new Scoring(original, Optional.of(suite), options, new ExactMatch(schema, false));
+            // EM as ScoringSetup makes it: keeping DISTINCT makes EM compare it too
+            this.first = new Scoring(original, Optional.of(suite), options,
+                    new ExactMatch(schema, false, true, options.keepDistinct(), options.emMode()));
+            this.second = new Scoring(original, Optional.of(suite), options,
+                    new ExactMatch(schema, false, true, options.keepDistinct(), options.emMode()));
             tally.put("gold", new int[6]);
             for (Rewrite r : Rewrite.values()) tally.put("rewrite " + r.label(), new int[6]);
             for (Corruption c : Corruption.values()) tally.put("corruption " + c.label(), new int[6]);

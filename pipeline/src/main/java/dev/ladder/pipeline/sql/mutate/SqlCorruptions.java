@@ -151,7 +151,8 @@ public final class SqlCorruptions {
 
     private static Candidate rename(QueryText q, Scope s, Ref r, String name, String clause, String note) {
         SqlToken tok = q.tokens.get(r.token());
-        String written = spelled(tok, name, q.dialect);
+        // an unknown name goes bare: SQLite reads an unknown "name" as a string, and the query would run
+        String written = note.isEmpty() ? spelled(tok, name, q.dialect) : name;
         String before = ColumnRefs.text(q, r);
         String after = q.text.substring(q.start(r.start()), tok.start()) + written;
         return Candidate.of(new Edit(tok.start(), tok.end(), written),
@@ -208,7 +209,8 @@ public final class SqlCorruptions {
                     List<Candidate> options = new ArrayList<>();
                     for (List<String> names : nearMisses(r.column().name())) {
                         for (String name : names) {
-                            if (!taken.contains(name.toLowerCase(Locale.ROOT))) {
+                            // a name that needs quotes (a SQL word) would be quoted: see rename
+                            if (!taken.contains(name.toLowerCase(Locale.ROOT)) && Tokens.name(name, q.dialect).equals(name)) {
                                 options.add(rename(q, s, r, name, clauses.get(i), " (no such column)"));
                             }
                         }

@@ -4,8 +4,10 @@ import static dev.ladder.pipeline.sql.mutate.MutateSchemas.CLASSIC_MODELS;
 import static dev.ladder.pipeline.sql.mutate.MutateSchemas.LIBRARY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.pipeline.db.Column;
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.Schema;
+import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.sql.read.Query;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -216,6 +218,10 @@ class SqlCorruptionsTest {
         assertThat(SqlCorruptions.nearMisses("status").get(0)).containsExactly("statuses");
         assertThat(SqlCorruptions.nearMisses("customerName").get(0)).containsExactly("customer_name", "customerNames");
         assertThat(once(Corruption.UNKNOWN_COLUMN, "SELECT COUNT(*) FROM books")).isEmpty();
+        // never a SQL word (it would need quotes), never quoted: SQLite reads an unknown "name" as a string and runs
+        assertThat(outcomes(Corruption.UNKNOWN_COLUMN, "SELECT \"ends\" FROM t", new Schema("s", List.of(new Table("t",
+                List.of(new Column("ends", "datetime", true)), List.of(), 0)), List.of()), Dialect.SQLITE))
+                .containsExactlyInAnyOrder("SELECT ends_name FROM t", "SELECT ends_value FROM t", "SELECT ends_x FROM t");
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.sql.mutate.Corrupted;
@@ -136,6 +137,7 @@ class ScorerFuzzTest {
     private static final class Fuzz {
         final String source;
         final Database original;
+        final List<Database> suite;
         final Dialect dialect;
         final Schema schema;
         final ExOptions options;
@@ -156,6 +158,7 @@ class ScorerFuzzTest {
             this.dialect = original.dialect();
             this.schema = original.schema();
             this.options = options;
+            this.suite = List.copyOf(suite);
             // EM as ScoringSetup makes it: keeping DISTINCT makes EM compare it too
             this.first = new Scoring(original, Optional.of(suite), options,
                     new ExactMatch(schema, false, true, options.keepDistinct(), options.emMode()));
@@ -245,7 +248,8 @@ class ScorerFuzzTest {
             }
             if (a.va() != b.va() || a.ex() != b.ex() || a.em() != b.em() || !java.util.Objects.equals(a.ts(), b.ts())
                     || !a.flags().equals(b.flags())) {
-                failures.add(id + " " + kind + " scored differently twice: " + a + " vs " + b + " | " + predicted);
+                failures.add(id + " " + kind + " scored differently twice: " + a + " vs " + b + " | " + predicted
+                        + goldFailures(gold));
                 return null;
             }
             int[] t = tally.computeIfAbsent(kind, k -> new int[6]);
@@ -255,6 +259,22 @@ class ScorerFuzzTest {
             if (a.ex() && !Boolean.TRUE.equals(a.ts())) t[3]++;
             if (!a.em()) t[4]++;
             return a;
+        }
+
+        /** Why the gold failed where it did, by either scoring (their cached results; run now where one never ran it). */
+        private String goldFailures(String gold) {
+            StringBuilder b = new StringBuilder();
+            List<Database> all = new ArrayList<>(List.of(original));
+            all.addAll(suite);
+            for (Database db : all) {
+                for (Scoring s : List.of(first, second)) {
+                    if (s.goldResult(db, gold) instanceof Execution.Failure f) {
+                        b.append(" | gold failed on ").append(db.name()).append(s == first ? " (first)" : " (second)")
+                                .append(": ").append(f.error());
+                    }
+                }
+            }
+            return b.toString();
         }
 
         /** A Random for one gold, operator and draw: mixed, since nearby seeds give java.util.Random nearby first draws. */

@@ -81,6 +81,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         List<Report.Run> runs = new ArrayList<>();
         for (Path dir : runDirs) runs.add(loadRun(dir));
+        checkSameSuite(runs);
         Report report = Report.merge(runs, Report.Options.DEFAULT);
         ReportWriter.write(report, target, formats);
     }
@@ -144,7 +145,25 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /** The results store's meta values a report reads besides {@code skipped.<cell>}. */
-    static final List<String> META_KEYS = List.of("ts.missing", "items.selection", "scorers.ex_modes", "shard");
+    static final List<String> META_KEYS = List.of("ts.missing", "items.selection", "scorers.ex_modes", "shard",
+            dev.ladder.eval.run.ExperimentRunner.TS_FINGERPRINT);
+
+    /**
+     * TS means "on this suite": runs whose TS was scored on suites of different contents (their fingerprints differ)
+     * are not put side by side. A run without a recorded fingerprint (older, or without TS) is not checked.
+     */
+    public static void checkSameSuite(List<Report.Run> runs) {
+        Map<String, String> prints = new TreeMap<>();
+        for (Report.Run r : runs) {
+            String print = r.info().meta(dev.ladder.eval.run.ExperimentRunner.TS_FINGERPRINT);
+            boolean hasTs = r.results().stream().anyMatch(x -> x.ts() != null);
+            if (print != null && hasTs) prints.put(r.name(), print.substring(0, Math.min(12, print.length())));
+        }
+        if (new java.util.HashSet<>(prints.values()).size() > 1) {
+            throw new UserError("these runs scored TS on different test suites (fingerprints " + prints + "): their TS"
+                    + " numbers do not compare; report them apart, or score them again on one suite ('ladder eval')");
+        }
+    }
 
     /** The run's resolved experiment (config.yaml), or null for a run made before it was written. */
     static Experiment experiment(Path runDir) {

@@ -55,8 +55,9 @@ final class TestSuiteCommand {
         @Option(names = "--per-database", defaultValue = "0", paramLabel = "W",
                 description = "Candidates tried per kept database, the best is kept (default: max-candidates / size; 1 = first fit).")
         int perDatabase;
-        @Option(names = "--time-limit", defaultValue = "600", paramLabel = "SECONDS", description = "Stop trying candidates after this long (default 600).")
-        long timeLimit;
+        @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Stop trying candidates after this long (default: no limit;"
+                + " a time limit makes the suite depend on how busy the machine is, --max-candidates bounds the work instead).")
+        Long timeLimit;
 
         @Override
         public Integer call() {
@@ -65,36 +66,23 @@ final class TestSuiteCommand {
                 throw new UserError("cannot build a test suite for '" + database + "': suites live on the embedded server,"
                         + " which holds " + Databases.KNOWN);
             }
-            if (timeLimit < 1) throw new UserError("--time-limit must be at least 1 second, got " + timeLimit);
+            if (timeLimit != null && timeLimit < 1) throw new UserError("--time-limit must be at least 1 second, got " + timeLimit);
             TestSuiteBuilder.Options options = TestSuiteBuilder.Options.defaults(db)
                     .withBenchmark(benchmark == null ? db : benchmark)
                     .withSplit(split).withSize(size).withSeed(seed).withMaxCandidates(maxCandidates)
-                    .withPerDatabase(perDatabase).withTimeLimit(Duration.ofSeconds(timeLimit));
+                    .withPerDatabase(perDatabase).withTimeLimit(timeLimit == null ? null : Duration.ofSeconds(timeLimit));
             PrintWriter out = spec.commandLine().getOut();
             EmbeddedMariaDb server = EmbeddedMariaDb.shared();
             if (db.equals(ClassicModels.NAME)) ClassicModels.ensureLoaded(server, LadderPaths.dataDir());
             Path dir = TestSuite.defaultDir(db);
-            Optional<TestSuite> previous;
-            try {
-                previous = TestSuite.load(dir);
-            } catch (UserError e) {
-                previous = Optional.empty(); // an unreadable manifest is replaced
-            }
             out.println("building a test suite of " + db + " for " + options.benchmark() + "/" + split + " (seed " + seed
                     + ", at most " + size + " databases, " + maxCandidates + " candidates)");
             out.flush();
+            // built beside the stored suite and switched in one move: a killed build leaves the stored one whole
             TestSuite suite = new TestSuiteBuilder(server, options, m -> {
                 out.println("  " + m);
                 out.flush();
-            }).build();
-            previous.ifPresent(p -> {
-                for (TestSuite.SuiteDatabase old : p.databases()) {
-                    if (!suite.databaseNames().contains(old.name())) {
-                        dev.ladder.eval.testsuite.RandomDatabaseGenerator.drop(server, old.name());
-                    }
-                }
-            });
-            suite.write(dir);
+            }).buildAndStore(dev.ladder.eval.bench.Benchmarks.load(options.benchmark(), db).split(split), dir);
             out.println();
             print(out, suite);
             out.println("manifest: " + dir.resolve(TestSuite.MANIFEST));
@@ -226,6 +214,7 @@ final class TestSuiteCommand {
         t.add(List.of("golds", suite.golds() + (suite.goldsSkipped() > 0 ? " (+" + suite.goldsSkipped() + " skipped)" : "")));
         t.add(List.of("databases kept", suite.databases().size() + " (of " + suite.candidates() + " candidates)"));
         t.add(List.of("neighbours", Integer.toString(suite.neighbours())));
+        t.add(List.of("fingerprint", suite.fingerprint() == null ? "(not recorded: rebuild to record it)" : suite.fingerprint()));
         t.add(List.of("killed by original", Integer.toString(suite.killedByOriginal())));
         t.add(List.of("killed by suite", Integer.toString(suite.killedBySuite())));
         t.add(List.of("never killed", Integer.toString(suite.neverKilledCount())));

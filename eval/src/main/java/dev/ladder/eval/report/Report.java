@@ -631,6 +631,8 @@ public final class Report {
             String ts = e.scorers().ts() == dev.ladder.eval.experiment.ScorerSpec.Ts.NONE ? "none"
                     : e.scorers().suite() != null ? "suite " + e.scorers().suite() : "stored suite";
             String tsMissing = info.meta("ts.missing");
+            String tsPrint = info.meta("ts.fingerprint");
+            if (tsPrint != null && tsMissing == null) ts += " (fingerprint " + tsPrint.substring(0, Math.min(12, tsPrint.length())) + ")";
             parts.add("scorers: EX " + ex + ", EM " + e.scorers().emMode().label() + ", TS " + ts
                     + (tsMissing != null ? " (missing: " + tsMissing + ")" : ""));
         }

@@ -32,7 +32,7 @@ public record RunInfo(Experiment experiment, Map<String, String> environment, Ma
     }
 
     /** A meta value, or null. */
-    String meta(String key) {
+    public String meta(String key) {
         String v = meta.get(key);
         return v == null || v.isBlank() ? null : v;
     }

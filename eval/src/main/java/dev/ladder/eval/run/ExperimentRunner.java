@@ -185,6 +185,16 @@ public final class ExperimentRunner {
                 String tsMissing = tsMissing(db, scoring);
                 if (tsMissing == null) store.removeMeta("ts.missing");
                 else store.putMeta("ts.missing", tsMissing);
+                // TS means "on this suite": its contents' fingerprint goes with every TS number (the report compares
+                // TS only between runs scored on one suite)
+                String suitePrint = tsMissing == null ? suiteFingerprint(db) : null;
+                String storedPrint = store.meta(TS_FINGERPRINT);
+                if (storedPrint != null && suitePrint != null && !storedPrint.equals(suitePrint) && store.hasResults()) {
+                    throw new UserError("the test suite of " + db.name() + " changed since this run started (fingerprint "
+                            + suitePrint.substring(0, Math.min(12, suitePrint.length())) + ", the run has " + storedPrint.substring(0, Math.min(12, storedPrint.length()))
+                            + "): its TS numbers would mix two suites; use --out NEW_DIR");
+                }
+                if (suitePrint != null) store.putMeta(TS_FINGERPRINT, suitePrint);
                 for (Cell cell : experiment.cells()) {
                     String reason = skipReason(rungOf(cell), resolved);
                     if (reason == null) {
@@ -577,6 +587,15 @@ public final class ExperimentRunner {
                 : "model " + rung.model() + " was not loaded";
     }
 
+    /** The results store's meta key of the suite fingerprint TS was scored on. */
+    public static final String TS_FINGERPRINT = "ts.fingerprint";
+
+    /** The fingerprint of the suite this run scores TS on ("unrecorded" for a manifest older than fingerprints). */
+    private String suiteFingerprint(Database db) {
+        Path dir = experiment.scorers().suite() != null ? experiment.scorers().suite() : TestSuite.defaultDir(db.name());
+        return TestSuite.load(dir).map(TestSuite::fingerprint).map(f -> f == null ? "unrecorded" : f).orElse(null);
+    }
+
     /** Why TS is missing from this run, or null when it has a suite. */
     private String tsMissing(Database db, Scoring scoring) {
         if (scoring.hasSuite()) return null;
@@ -609,8 +628,8 @@ public final class ExperimentRunner {
         long t0 = System.nanoTime();
         TestSuiteBuilder.Options o = TestSuiteBuilder.Options.defaults(db.name())
                 .withBenchmark(experiment.benchmark()).withSplit(experiment.split());
-        TestSuite suite = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {}).build(benchmark.split(experiment.split()));
-        suite.write(dir);
+        TestSuite suite = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {})
+                .buildAndStore(benchmark.split(experiment.split()), dir);
         return String.format(Locale.ROOT, "test suite of %s built in %.0f s: %d databases, in %s", db.name(),
                 (System.nanoTime() - t0) / 1e9, suite.databaseNames().size(), dir);
     }

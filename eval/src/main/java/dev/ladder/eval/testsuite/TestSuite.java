@@ -39,6 +39,9 @@ import java.util.Optional;
  * @param neverKilled      the first of those, as (item id, SQL)
  * @param candidates       random databases tried
  * @param elapsedMillis    build time
+ * @param fingerprint      SHA-256 over every suite database's tables, row counts and row checksums (order-free): two
+ *                         suites with one fingerprint hold the same data, so their TS numbers compare; null in
+ *                         manifests written before it was recorded
  */
 public record TestSuite(
         String database,
@@ -54,7 +57,8 @@ public record TestSuite(
         int neverKilledCount,
         List<Survivor> neverKilled,
         int candidates,
-        long elapsedMillis) {
+        long elapsedMillis,
+        String fingerprint) {
 
     /** At most this many never-killed neighbours are written to the manifest. */
     public static final int NEVER_KILLED_CAP = 500;
@@ -84,6 +88,12 @@ public record TestSuite(
     public TestSuite {
         databases = List.copyOf(databases);
         neverKilled = List.copyOf(neverKilled.subList(0, Math.min(neverKilled.size(), NEVER_KILLED_CAP)));
+    }
+
+    /** This manifest with its contents' fingerprint. */
+    public TestSuite withFingerprint(String print) {
+        return new TestSuite(database, benchmark, split, seed, databases, golds, goldsSkipped, neighbours, killedByOriginal,
+                killedBySuite, neverKilledCount, neverKilled, candidates, elapsedMillis, print);
     }
 
     /** Share of neighbours told apart by the original or the suite, in percent. */

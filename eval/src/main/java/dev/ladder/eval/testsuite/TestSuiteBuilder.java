@@ -14,7 +14,10 @@ import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.db.UserError;
 import java.sql.SQLException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -62,7 +65,8 @@ public final class TestSuiteBuilder {
         }
 
         public static Options defaults(String database) {
-            return new Options(database, database, "test", 10, 1, 300, Duration.ofMinutes(10), PREFIX, 0);
+            // no time limit: a deadline makes the suite depend on how busy the machine is (max_candidates bounds the work)
+            return new Options(database, database, "test", 10, 1, 300, null, PREFIX, 0);
         }
 
         public Options withSize(int n) {
@@ -157,9 +161,23 @@ public final class TestSuiteBuilder {
      * seed on the server. The manifest is returned, not written.
      */
     public TestSuite build(List<BenchmarkItem> items) {
+        return build(items, Set.of());
+    }
+
+    /**
+     * Builds the suite for {@code items} beside the databases in {@code keep} (the stored suite's), which it never
+     * touches: a build that is killed leaves the stored suite whole. Other databases of this name prefix, database and
+     * seed (left by a killed build) are dropped first. The new databases get a generation of their own in their names.
+     */
+    public TestSuite build(List<BenchmarkItem> items, Set<String> keep) {
         long t0 = System.nanoTime();
-        String base = options.baseName();
-        for (String old : RandomDatabaseGenerator.databasesStartingWith(server, base)) RandomDatabaseGenerator.drop(server, old);
+        String stem = options.baseName();
+        for (String old : RandomDatabaseGenerator.databasesStartingWith(server, stem)) {
+            if (!keep.contains(old)) RandomDatabaseGenerator.drop(server, old);
+        }
+        int generation = 0;
+        while (generationUsed(keep, stem + "g" + generation + "_")) generation++;
+        String base = stem + "g" + generation + "_";
         List<String> created = new ArrayList<>();
         String emptyName = base + "empty";
         RandomDatabaseGenerator generator = null;
@@ -267,10 +285,71 @@ public final class TestSuiteBuilder {
             long elapsed = (System.nanoTime() - t0) / 1_000_000;
             done = true;
             return new TestSuite(options.database(), options.benchmark(), options.split(), options.seed(), kept,
-                    golds.size(), skipped, total, byOriginal, bySuite, survivors.size(), survivors, candidates, elapsed);
+                    golds.size(), skipped, total, byOriginal, bySuite, survivors.size(), survivors, candidates, elapsed,
+                    fingerprint(server, kept.stream().map(TestSuite.SuiteDatabase::name).toList()));
         } finally {
             if (generator != null) generator.close();
             if (!done) for (String name : created) dropQuietly(name); // a failed build leaves nothing behind
+        }
+    }
+
+    private static boolean generationUsed(Set<String> names, String base) {
+        return names.stream().anyMatch(n -> n.startsWith(base));
+    }
+
+    /**
+     * Builds the suite and stores it in {@code dir} so that the switch is atomic: the new databases are built beside
+     * the stored suite's, the manifest is replaced in one move, and only then are the old databases dropped. Killed at
+     * any point before the move, the stored suite is intact; after it, the new one is.
+     */
+    public TestSuite buildAndStore(List<BenchmarkItem> items, Path dir) {
+        Optional<TestSuite> previous;
+        try {
+            previous = TestSuite.load(dir);
+        } catch (UserError unreadable) {
+            previous = Optional.empty(); // an unreadable manifest is replaced
+        }
+        Set<String> keep = previous.map(p -> Set.copyOf(p.databaseNames())).orElse(Set.of());
+        TestSuite suite = build(items, keep);
+        suite.write(dir);
+        for (String old : keep) if (!suite.databaseNames().contains(old)) RandomDatabaseGenerator.drop(server, old);
+        return suite;
+    }
+
+    /**
+     * SHA-256 over the suite databases' contents: per database and table (in name order) its row count and an
+     * order-free checksum of its rows (BIT_XOR of each row's CRC32 over every column, NULL written as \N). Two
+     * suites with one fingerprint hold the same data, whatever their database names.
+     */
+    static String fingerprint(EmbeddedMariaDb server, List<String> names) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            for (String name : names) {
+                sha.update(("database\u0000").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                try (Database db = Databases.embedded(server, name)) {
+                    List<dev.ladder.pipeline.db.Table> tables = new ArrayList<>(db.schema().tables());
+                    tables.sort(java.util.Comparator.comparing(dev.ladder.pipeline.db.Table::name));
+                    for (dev.ladder.pipeline.db.Table t : tables) {
+                        StringBuilder row = new StringBuilder();
+                        for (dev.ladder.pipeline.db.Column c : t.columns()) {
+                            if (row.length() > 0) row.append(", '|', ");
+                            row.append("COALESCE(CAST(`").append(c.name()).append("` AS CHAR), '\\\\N')");
+                        }
+                        String sql = "SELECT COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT(" + row + "))), 0) FROM `" + t.name() + "`";
+                        Execution e = db.execute(sql, SLOW_NEIGHBOUR_LIMITS);
+                        if (!(e instanceof Execution.Success ok)) {
+                            throw new IllegalStateException("cannot checksum " + name + "." + t.name() + ": " + e);
+                        }
+                        sha.update((t.name() + "\u0000" + ok.result().rows().get(0) + "\u0000")
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                }
+            }
+            StringBuilder hex = new StringBuilder();
+            for (byte b : sha.digest()) hex.append(String.format("%02x", b));
+            return hex.toString();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -112,7 +112,9 @@ public final class RunViewer {
     }
 
     private void render() {
-        Report report = Report.merge(runs.stream().map(RunView::run).toList(), Report.Options.DEFAULT);
+        List<Report.Run> all = runs.stream().map(RunView::run).toList();
+        dev.ladder.eval.cli.ReportCommand.checkSameSuite(all);
+        Report report = Report.merge(all, Report.Options.DEFAULT);
         // items by id across runs, in the first run's order
         Map<String, Integer> itemNumber = new LinkedHashMap<>();
         for (RunView r : runs) for (List<ItemResult> rs : r.rows().values()) for (ItemResult x : rs) itemNumber.putIfAbsent(x.itemId(), itemNumber.size());

@@ -59,7 +59,9 @@ class TestSuiteBuilderTest {
 
     @AfterAll
     static void cleanUp() {
-        for (String name : RandomDatabaseGenerator.databasesStartingWith(server, "tsjunit_")) RandomDatabaseGenerator.drop(server, name);
+        for (String prefix : List.of("tsjunit_", "tsjunitb_")) {
+            for (String name : RandomDatabaseGenerator.databasesStartingWith(server, prefix)) RandomDatabaseGenerator.drop(server, name);
+        }
     }
 
     @Test
@@ -106,6 +108,42 @@ class TestSuiteBuilderTest {
         assertThat(again.killedByOriginal()).isEqualTo(suite.killedByOriginal());
         // the rebuild replaced the databases of the first build, it did not add to them
         assertThat(RandomDatabaseGenerator.databasesStartingWith(server, options.baseName())).isEqualTo(suite.databaseNames());
+        // the same contents, the same fingerprint
+        assertThat(again.fingerprint()).hasSize(64).isEqualTo(suite.fingerprint());
+    }
+
+    @Test
+    void aKilledRebuildLeavesTheStoredSuiteWholeAndASwitchIsOneMove(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("stored");
+        TestSuiteBuilder.Options o = options.withNamePrefix("tsjunitb").withSize(2).withMaxCandidates(10);
+        TestSuite first = new TestSuiteBuilder(server, o, m -> {}).buildAndStore(ITEMS, dir);
+        assertThat(first.databaseNames()).isNotEmpty();
+        // a rebuild killed once it has kept a database: the stored suite is whole while it runs and after it died
+        List<Boolean> storedWhileBuilding = new ArrayList<>();
+        assertThatThrownBy(() -> new TestSuiteBuilder(server, o, m -> {
+            if (m.startsWith("kept")) {
+                storedWhileBuilding.add(first.databaseNames().stream().allMatch(TestSuiteBuilderTest::exists));
+                throw new IllegalStateException("killed while building");
+            }
+        }).buildAndStore(ITEMS, dir)).hasMessage("killed while building");
+        assertThat(storedWhileBuilding).containsExactly(true);
+        assertThat(TestSuite.load(dir).orElseThrow()).isEqualTo(first);
+        assertThat(RandomDatabaseGenerator.databasesStartingWith(server, o.baseName())).isEqualTo(first.databaseNames());
+        // a rebuild that finishes switches to its own databases and drops the old ones only then
+        TestSuite second = new TestSuiteBuilder(server, o, m -> {}).buildAndStore(ITEMS, dir);
+        assertThat(second.databaseNames()).doesNotContainAnyElementsOf(first.databaseNames());
+        assertThat(TestSuite.load(dir).orElseThrow()).isEqualTo(second);
+        assertThat(RandomDatabaseGenerator.databasesStartingWith(server, o.baseName())).isEqualTo(second.databaseNames());
+        // other names, the same data: the fingerprint is the contents'
+        assertThat(second.fingerprint()).isEqualTo(first.fingerprint());
+    }
+
+    private static boolean exists(String database) {
+        try {
+            return server.hasDatabase(database);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -76,7 +76,15 @@ public final class EmbeddedMariaDb {
         Path key = root.toAbsolutePath().normalize();
         EmbeddedMariaDb server = RUNNING.get(key);
         if (server == null) {
-            server = start(key);
+            try {
+                server = start(key);
+            } catch (InfrastructureError died) {
+                // the server died while it started (killed, out of memory): one more start, then the error
+                log.warn("the embedded MariaDB under {} failed while starting ({}); starting it once more", key,
+                        died.getMessage());
+                sleepQuietly(1000);
+                server = start(key);
+            }
             RUNNING.put(key, server);
         }
         return server;
@@ -118,7 +126,31 @@ public final class EmbeddedMariaDb {
             throw new UserError("the embedded MariaDB under " + root + " did not start: " + firstError(rootCause(e))
                     + " (delete that folder to reinstall it, or use --url for an external server)", e);
         } catch (SQLException e) {
-            throw new UserError("the embedded MariaDB under " + root + " refused the setup: " + e.getMessage(), e);
+            throw setupFailure(root, e);
+        }
+    }
+
+    /**
+     * What a failed setup statement means: a lost connection or a server gone away (the server died while starting)
+     * is the machine's failure, retried and then exit 1; anything else the server refused is the user's setup.
+     */
+    static RuntimeException setupFailure(Path root, SQLException e) {
+        if (SqlErrors.infrastructure(Dialect.MYSQL, e)) {
+            return new InfrastructureError("the embedded MariaDB under " + root + " went away while starting: "
+                    + firstLine(e.getMessage()), e);
+        }
+        return new UserError("the embedded MariaDB under " + root + " refused the setup: " + firstLine(e.getMessage()), e);
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("").strip();
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

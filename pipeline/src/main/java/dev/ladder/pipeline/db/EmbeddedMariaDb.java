@@ -260,10 +260,30 @@ public final class EmbeddedMariaDb {
         }
     }
 
-    /** Whether the server process is alive (a frozen one is alive). */
+    /** Whether the server process is alive (a frozen one is alive; a killed one its owner has not reaped is not). */
     public boolean alive() {
         OptionalLong pid = pid();
-        return pid.isPresent() && ProcessHandle.of(pid.getAsLong()).map(ProcessHandle::isAlive).orElse(false);
+        return pid.isPresent() && processAlive(pid.getAsLong());
+    }
+
+    /**
+     * Whether a process runs. {@link ProcessHandle#isAlive()} is true for a zombie: a server killed while the JVM that
+     * started it is too busy to reap it would never be restarted by anyone else. On Linux a zombie's state in
+     * {@code /proc/<pid>/stat} is {@code Z} (or {@code X}, dead): it is not alive.
+     */
+    static boolean processAlive(long pid) {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) return false;
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        try {
+            String s = Files.readString(stat);
+            // "pid (comm) S ...": the state follows the last ')' (comm may hold parentheses)
+            int close = s.lastIndexOf(')');
+            if (close < 0 || close + 2 >= s.length()) return true;
+            char state = s.charAt(close + 2);
+            return state != 'Z' && state != 'X';
+        } catch (IOException | RuntimeException e) {
+            return !Files.isDirectory(Path.of("/proc")) || Files.exists(stat); // no /proc (not Linux): trust isAlive
+        }
     }
 
     /**

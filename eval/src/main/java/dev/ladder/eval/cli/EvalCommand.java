@@ -118,6 +118,7 @@ final class EvalCommand implements Callable<Integer> {
                     throw new UserError(pred + " has " + predictions.size() + " predictions but " + source.gold + " has " + golds.size() + " gold queries");
                 }
                 title = source.gold.getFileName().toString();
+                if (db != null) checkDbIds(golds, scoringFor.apply(db));
                 for (int i = 0; i < golds.size(); i++) {
                     Predictions.GoldLine g = golds.get(i);
                     String dbSpec = db != null ? db : dbDir != null ? SpiderFormat.databaseIn(dbDir, g.db()) : g.db();
@@ -131,6 +132,20 @@ final class EvalCommand implements Callable<Integer> {
             return 0;
         } finally {
             opened.forEach(Database::close);
+        }
+    }
+
+    /**
+     * --db scores every gold line on one database: a line whose db_id names another was written for another
+     * database, and scoring it here would give a number about the wrong data.
+     */
+    private void checkDbIds(List<Predictions.GoldLine> golds, Scoring scoring) {
+        String name = scoring.databaseName();
+        for (Predictions.GoldLine g : golds) {
+            if (!g.db().equalsIgnoreCase(name)) {
+                throw new UserError(source.gold + ":" + g.line() + ": db_id '" + g.db()
+                        + "' is not the database given with --db (" + name + ")");
+            }
         }
     }
 

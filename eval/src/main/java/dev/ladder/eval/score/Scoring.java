@@ -42,6 +42,11 @@ public final class Scoring {
         return options;
     }
 
+    /** The name of the original database (a SQLite file's stem, a server database's name). */
+    public String databaseName() {
+        return original.name();
+    }
+
     public boolean hasSuite() {
         return suite.isPresent();
     }

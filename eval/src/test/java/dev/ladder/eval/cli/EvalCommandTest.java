@@ -188,4 +188,16 @@ class EvalCommandTest {
         assertThat(r.err()).isEqualTo("ladder: " + empty + ": no predictions (the file is empty)" + System.lineSeparator());
         assertThat(r.out()).isEmpty();
     }
+
+    @Test
+    void aGoldLineForAnotherDatabaseThanDbIsOneLineError() throws IOException {
+        Path sqlite = smallSqlite();
+        Path gold = Files.write(dir.resolve("mixed-gold.txt"), List.of("SELECT x FROM t\tsmall", "SELECT x FROM t\tnosuchdb"));
+        Path pred = Files.write(dir.resolve("mixed-pred.txt"), List.of("SELECT x FROM t", "SELECT x FROM t"));
+        Run r = run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(), "--no-suite");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("ladder: " + gold + ":2: db_id 'nosuchdb' is not the database given with --db (small)")
+                .hasLineCount(1);
+        assertThat(r.out()).isEmpty();
+    }
 }

@@ -58,14 +58,14 @@ final class EvalCommand implements Callable<Integer> {
 
     @Option(names = "--split", defaultValue = "test", paramLabel = "SPLIT", description = "Benchmark split (default: ${DEFAULT-VALUE}).")
     String split;
-    @Option(names = "--db", paramLabel = "DB", description = "Database for --gold files (default: the gold file's db_id).")
+    @Option(names = "--db", paramLabel = "DB", description = "Database for --gold files (default: the gold file's db_id); every line's db_id must name it.")
     String db;
     @Option(names = "--db-dir", paramLabel = "DIR",
             description = "For --gold files: the Spider database folder, where db_id names DIR/<db_id>/<db_id>.sqlite.")
     Path dbDir;
     @Option(names = "--pred", required = true, paramLabel = "FILE", description = "Predictions: JSONL with --benchmark, one SQL per line with --gold.")
     Path pred;
-    @Option(names = "--json", description = "Print JSON: {\"VA\":..,\"EX\":..,\"EM\":..,\"TS\":..,\"items\":[...]}.")
+    @Option(names = "--json", description = "Print JSON: {\"VA\":..,\"EX\":..,\"EM\":..,\"TS\":..,\"items\":[...],\"gold_errors\":[...]}.")
     boolean json;
     @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
             description = "EX semantics: spider (test-suite exec_eval, default) or bird (set equality, column order counts).")

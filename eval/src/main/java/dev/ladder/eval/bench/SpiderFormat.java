@@ -46,7 +46,10 @@ public final class SpiderFormat {
         }
         for (Path f : questionFiles) {
             JsonNode root = readJson(f);
-            if (!root.isArray()) continue;
+            // every .json here but tables.json is a split: one that is not an array must be named, not dropped
+            if (!root.isArray()) {
+                throw new UserError(f + ": not a JSON array (a Spider question file is an array of {db_id, question, query})");
+            }
             List<BenchmarkItem> items = new ArrayList<>();
             int i = 0;
             for (JsonNode q : root) {

@@ -58,14 +58,14 @@ final class EvalCommand implements Callable<Integer> {
 
     @Option(names = "--split", defaultValue = "test", paramLabel = "SPLIT", description = "Benchmark split (default: ${DEFAULT-VALUE}).")
     String split;
-    @Option(names = "--db", paramLabel = "DB", description = "Database for --gold files (default: the gold file's db_id).")
+    @Option(names = "--db", paramLabel = "DB", description = "Database for --gold files (default: the gold file's db_id); every line's db_id must name it.")
     String db;
     @Option(names = "--db-dir", paramLabel = "DIR",
             description = "For --gold files: the Spider database folder, where db_id names DIR/<db_id>/<db_id>.sqlite.")
     Path dbDir;
     @Option(names = "--pred", required = true, paramLabel = "FILE", description = "Predictions: JSONL with --benchmark, one SQL per line with --gold.")
     Path pred;
-    @Option(names = "--json", description = "Print JSON: {\"VA\":..,\"EX\":..,\"EM\":..,\"TS\":..,\"items\":[...]}.")
+    @Option(names = "--json", description = "Print JSON: {\"VA\":..,\"EX\":..,\"EM\":..,\"TS\":..,\"items\":[...],\"gold_errors\":[...]}.")
     boolean json;
     @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
             description = "EX semantics: spider (test-suite exec_eval, default) or bird (set equality, column order counts).")
@@ -89,6 +89,7 @@ final class EvalCommand implements Callable<Integer> {
         ExOptions options = options();
         if (!Files.isRegularFile(pred)) throw new UserError("no such prediction file: " + pred);
         List<Scored> rows = new ArrayList<>();
+        List<GoldError> goldErrors = new ArrayList<>();
         Map<String, Scoring> scorers = new HashMap<>();
         List<Database> opened = new ArrayList<>();
         String title;
@@ -106,7 +107,10 @@ final class EvalCommand implements Callable<Integer> {
                 }
                 title = b.name() + " " + split;
                 for (BenchmarkItem item : items) {
-                    ItemScore s = scoringFor.apply(b.databaseOf(item)).score(item.id(), item.category(), item.allGold(), predictions.get(item.id()));
+                    Scoring scoring = scoringFor.apply(b.databaseOf(item));
+                    String where = b.name() + " " + split + " item " + item.id();
+                    if (excluded(scoring, item.id(), where, item.allGold(), goldErrors)) continue;
+                    ItemScore s = scoring.score(item.id(), item.category(), item.allGold(), predictions.get(item.id()));
                     rows.add(new Scored(s, item.difficulty()));
                 }
             } else {
@@ -118,23 +122,60 @@ final class EvalCommand implements Callable<Integer> {
                     throw new UserError(pred + " has " + predictions.size() + " predictions but " + source.gold + " has " + golds.size() + " gold queries");
                 }
                 title = source.gold.getFileName().toString();
+                if (db != null) checkDbIds(golds, scoringFor.apply(db));
                 for (int i = 0; i < golds.size(); i++) {
                     Predictions.GoldLine g = golds.get(i);
                     String dbSpec = db != null ? db : dbDir != null ? SpiderFormat.databaseIn(dbDir, g.db()) : g.db();
-                    ItemScore s = scoringFor.apply(dbSpec).score(Integer.toString(i + 1), g.db(), List.of(g.sql()), predictions.get(i));
+                    Scoring scoring = scoringFor.apply(dbSpec);
+                    String id = Integer.toString(i + 1);
+                    if (excluded(scoring, id, source.gold + ":" + g.line(), List.of(g.sql()), goldErrors)) continue;
+                    ItemScore s = scoring.score(id, g.db(), List.of(g.sql()), predictions.get(i));
                     rows.add(new Scored(s, ""));
                 }
             }
+            if (rows.isEmpty()) {
+                // nothing left to score is not a score of 0
+                GoldError first = goldErrors.get(0);
+                throw new UserError(first.where() + ": gold cannot be read: " + first.error()
+                        + (goldErrors.size() > 1 ? " (nor can any of the other " + (goldErrors.size() - 1) + " golds)" : ""));
+            }
             List<ItemScore> scores = rows.stream().map(Scored::score).toList();
-            if (json) printJson(scores, options);
-            else printTables(title, rows, options, scorers.values().stream().allMatch(Scoring::hasSuite));
+            if (json) printJson(scores, goldErrors, options);
+            else printTables(title, rows, goldErrors, options, scorers.values().stream().allMatch(Scoring::hasSuite));
             return 0;
         } finally {
             opened.forEach(Database::close);
         }
     }
 
+    /**
+     * --db scores every gold line on one database: a line whose db_id names another was written for another
+     * database, and scoring it here would give a number about the wrong data.
+     */
+    private void checkDbIds(List<Predictions.GoldLine> golds, Scoring scoring) {
+        String name = scoring.databaseName();
+        for (Predictions.GoldLine g : golds) {
+            if (!g.db().equalsIgnoreCase(name)) {
+                throw new UserError(source.gold + ":" + g.line() + ": db_id '" + g.db()
+                        + "' is not the database given with --db (" + name + ")");
+            }
+        }
+    }
+
     private record Scored(ItemScore score, String difficulty) {}
+
+    /** An item left out of every score because EM cannot read its gold; {@code where} is GOLD:LINE or the item. */
+    private record GoldError(String id, String where, String error) {}
+
+    /**
+     * A gold that cannot be read is a fault of the gold file, not of the prediction: the item is left out of every
+     * score (so VA, EX, EM and TS count the same items) and named in the output, and the rest is still scored.
+     */
+    private static boolean excluded(Scoring scoring, String id, String where, List<String> golds, List<GoldError> errors) {
+        var why = scoring.unreadableGold(golds);
+        why.ifPresent(w -> errors.add(new GoldError(id, where, w)));
+        return why.isPresent();
+    }
 
     private ExOptions options() {
         ExMode mode = switch (exMode.toLowerCase(Locale.ROOT)) {
@@ -155,7 +196,7 @@ final class EvalCommand implements Callable<Integer> {
                 suite, opened, database.sqlMode());
     }
 
-    private void printJson(List<ItemScore> scores, ExOptions options) {
+    private void printJson(List<ItemScore> scores, List<GoldError> goldErrors, ExOptions options) {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ScoreSummary all = ScoreSummary.of(scores);
         ObjectNode root = mapper.createObjectNode();
@@ -169,6 +210,8 @@ final class EvalCommand implements Callable<Integer> {
         root.put("em_mode", options.emMode().label());
         ArrayNode items = root.putArray("items");
         for (ItemScore s : scores) items.add(mapper.valueToTree(s));
+        ArrayNode excluded = root.putArray("gold_errors");
+        for (GoldError e : goldErrors) excluded.addObject().put("id", e.id()).put("where", e.where()).put("error", e.error());
         PrintWriter out = spec.commandLine().getOut();
         try {
             out.println(mapper.writeValueAsString(root));
@@ -177,13 +220,14 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
-    private void printTables(String title, List<Scored> rows, ExOptions options, boolean withSuite) {
+    private void printTables(String title, List<Scored> rows, List<GoldError> goldErrors, ExOptions options, boolean withSuite) {
         PrintWriter out = spec.commandLine().getOut();
         List<ItemScore> scores = rows.stream().map(Scored::score).toList();
         long missing = scores.stream().filter(s -> s.flags().contains("no-prediction")).count();
         out.println(title + ": " + scores.size() + " items, EX mode " + options.label() + ", EM mode " + options.emMode().label()
                 + (withSuite ? "" : "; TS missing (no test suite: run 'ladder testsuite build DB')")
-                + (missing > 0 ? "; " + missing + " items without a prediction" : ""));
+                + (missing > 0 ? "; " + missing + " items without a prediction" : "")
+                + excludedNote(goldErrors));
         out.println();
         String em = "EM (" + options.emMode().label() + ")";
         table(out, "", Map.of("all", ScoreSummary.of(scores)), em);
@@ -202,6 +246,15 @@ final class EvalCommand implements Callable<Integer> {
             });
             table(out, "difficulty", summaries, em);
         }
+    }
+
+    /** The header's note on items left out for their gold: how many, and where (the first five). */
+    private static String excludedNote(List<GoldError> errors) {
+        if (errors.isEmpty()) return "";
+        List<String> where = errors.stream().limit(5).map(GoldError::where).toList();
+        return "; " + errors.size() + (errors.size() == 1 ? " item excluded, its gold cannot be read: "
+                : " items excluded, their gold cannot be read: ") + String.join(", ", where)
+                + (errors.size() > 5 ? ", ..." : "");
     }
 
     /** @param em the EM column's header, naming the EM mode */

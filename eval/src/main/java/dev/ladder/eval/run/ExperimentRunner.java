@@ -166,6 +166,14 @@ public final class ExperimentRunner {
             ExOptions alsoEx = experiment.scorers().alsoExOptions();
             Scoring alsoScoring = alsoEx == null ? null : ScoringSetup.create(db, alsoEx, ScoringSetup.Suite.NONE, null,
                     opened, experiment.sqlMode());
+            // a gold EM cannot read is the benchmark's fault: one line now, not a crash or a silent 0 hours later
+            for (BenchmarkItem item : items) {
+                java.util.Optional<String> why = scoring.unreadableGold(item.allGold());
+                if (why.isPresent()) {
+                    throw new UserError(benchmark.name() + " " + experiment.split() + " item " + item.id()
+                            + ": gold cannot be read: " + why.get() + " (fix or remove the item)");
+                }
+            }
             ErrorTaxonomy taxonomy = new ErrorTaxonomy(db.schema());
             oracleKey = oracleKey(items, scoring);
             oracleDb = db;

@@ -18,8 +18,8 @@ public final class Predictions {
 
     private Predictions() {}
 
-    /** A Spider gold line: {@code SQL<TAB>db_id}. */
-    public record GoldLine(String sql, String db) {}
+    /** A Spider gold line: {@code SQL<TAB>db_id}, and its line number in the file (from 1). */
+    public record GoldLine(String sql, String db, int line) {}
 
     /**
      * Lines {@code {"id": ..., "sql": ...}}; {@code "sql": null} or {@code ""} is an empty prediction, a line
@@ -74,7 +74,7 @@ public final class Predictions {
             String sql = line.substring(0, tab).strip();
             String db = line.substring(tab + 1).strip();
             if (sql.isEmpty() || db.isEmpty()) throw new UserError(file + ":" + (i + 1) + ": expected 'SQL<TAB>db_id'");
-            out.add(new GoldLine(sql, db));
+            out.add(new GoldLine(sql, db, i + 1));
         }
         if (out.isEmpty()) throw new UserError(file + ": no gold queries (the file is empty)");
         return out;

@@ -42,6 +42,26 @@ public final class Scoring {
         return options;
     }
 
+    /** The name of the original database (a SQLite file's stem, a server database's name). */
+    public String databaseName() {
+        return original.name();
+    }
+
+    /**
+     * Why EM cannot read one of {@code golds} (the first that fails, as one line), or empty when it reads them all.
+     * Callers use it to name a bad gold before scoring; {@link #score} itself only flags one ({@code gold-unreadable}).
+     */
+    public Optional<String> unreadableGold(List<String> golds) {
+        for (String gold : golds) {
+            try {
+                exactMatch.analyse(gold);
+            } catch (IllegalArgumentException e) {
+                return Optional.of(String.valueOf(e.getMessage()).lines().findFirst().orElse("").strip());
+            }
+        }
+        return Optional.empty();
+    }
+
     public boolean hasSuite() {
         return suite.isPresent();
     }
@@ -62,7 +82,14 @@ public final class Scoring {
 
         boolean em = false;
         for (int g = 0; g < golds.size() && !em; g++) {
-            EmScore s = exactMatch.score(golds.get(g), predicted);
+            EmScore s;
+            try {
+                s = exactMatch.score(golds.get(g), predicted);
+            } catch (IllegalArgumentException e) {
+                // the gold is the benchmark's fault, not the prediction's: EM cannot hold, and the row says why
+                addOnce(flags, "gold-unreadable");
+                continue;
+            }
             em = s.match();
             if (em && g > 0) flags.add("alternative");
         }

@@ -94,4 +94,26 @@ class BenchFormatsTest {
         assertThat(plain.code()).isZero();
         assertThat(plain.out()).contains("all items ok");
     }
+
+    @Test
+    void aSpiderQuestionFileThatIsNotAnArrayIsNamedNotDropped() throws IOException {
+        Path spider = dir.resolve("spider");
+        shop(spider.resolve("database/shop/shop.sqlite"));
+        Files.writeString(spider.resolve("tables.json"), "[{\"db_id\":\"shop\"}]");
+        Files.writeString(spider.resolve("dev.json"), """
+                [{"db_id":"shop","question":"How many items are there?","query":"SELECT count(*) FROM item"}]
+                """);
+        // a split written as one object instead of an array of them
+        Path bad = Files.writeString(spider.resolve("test.json"), """
+                {"db_id":"shop","question":"How many items are there?","query":"SELECT count(*) FROM item"}
+                """);
+        for (List<String> args : List.of(List.of("bench", "info", spider.toString()),
+                List.of("eval", "--benchmark", spider.toString(), "--split", "test", "--pred", bad.toString()))) {
+            Run r = run(args.toArray(String[]::new));
+            assertThat(r.code()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(r.err()).as(String.join(" ", args)).startsWith("ladder: " + bad + ": not a JSON array")
+                    .hasLineCount(1);
+            assertThat(r.out()).isEmpty();
+        }
+    }
 }

@@ -188,4 +188,53 @@ class EvalCommandTest {
         assertThat(r.err()).isEqualTo("ladder: " + empty + ": no predictions (the file is empty)" + System.lineSeparator());
         assertThat(r.out()).isEmpty();
     }
+
+    @Test
+    void aGoldLineForAnotherDatabaseThanDbIsOneLineError() throws IOException {
+        Path sqlite = smallSqlite();
+        Path gold = Files.write(dir.resolve("mixed-gold.txt"), List.of("SELECT x FROM t\tsmall", "SELECT x FROM t\tnosuchdb"));
+        Path pred = Files.write(dir.resolve("mixed-pred.txt"), List.of("SELECT x FROM t", "SELECT x FROM t"));
+        Run r = run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(), "--no-suite");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("ladder: " + gold + ":2: db_id 'nosuchdb' is not the database given with --db (small)")
+                .hasLineCount(1);
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void goldsThatCannotBeReadAreExcludedAndNamed() throws IOException {
+        Path sqlite = smallSqlite();
+        Path gold = Files.write(dir.resolve("broken-gold.txt"), List.of(
+                "SELECT x FROM t\tsmall", "SELECT x FROM t WHERE\tsmall", "SELECT max(x) FROM t\tsmall"));
+        Path pred = Files.write(dir.resolve("broken-pred.txt"), List.of("SELECT x FROM t", "SELECT x FROM t", "SELECT 1"));
+        Run r = run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(), "--no-suite");
+        assertThat(r.err()).isEmpty();
+        assertThat(r.code()).isZero();
+        assertThat(r.out().lines().findFirst().orElseThrow()).startsWith("broken-gold.txt: 2 items, ")
+                .contains("; 1 item excluded, its gold cannot be read: " + gold + ":2");
+        // 1 of the 2 scored items right
+        assertThat(r.out()).containsPattern("all\\s+2\\s+1\\.000\\s+0\\.500\\s+0\\.500\\s+missing");
+
+        Run json = run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(), "--no-suite",
+                "--json");
+        assertThat(json.code()).isZero();
+        JsonNode root = JSON.readTree(json.out());
+        assertThat(root.get("n").asInt()).isEqualTo(2);
+        assertThat(root.get("items")).extracting(i -> i.get("id").asText()).containsExactly("1", "3");
+        JsonNode excluded = root.get("gold_errors").get(0);
+        assertThat(excluded.get("id").asText()).isEqualTo("2");
+        assertThat(excluded.get("where").asText()).isEqualTo(gold + ":2");
+        assertThat(excluded.get("error").asText()).contains("cannot parse");
+    }
+
+    @Test
+    void everyGoldUnreadableIsOneLineError() throws IOException {
+        Path sqlite = smallSqlite();
+        Path gold = Files.write(dir.resolve("all-broken.txt"), List.of("SELECT x FROM t WHERE\tsmall"));
+        Path pred = Files.write(dir.resolve("one-pred.txt"), List.of("SELECT x FROM t"));
+        Run r = run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(), "--no-suite");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("ladder: " + gold + ":1: gold cannot be read").hasLineCount(1);
+        assertThat(r.out()).isEmpty();
+    }
 }

@@ -62,7 +62,7 @@ class TextFilesTest {
         Path pred = write("p.jsonl", BOM, utf8("{\"id\":\"a\",\"sql\":\"SELECT 1\"}\n"));
         assertThat(Predictions.readJsonl(pred)).containsExactly(Map.entry("a", "SELECT 1"));
         Path gold = write("gold.txt", BOM, utf8("SELECT 1\tdb\n"));
-        assertThat(Predictions.readGold(gold)).containsExactly(new Predictions.GoldLine("SELECT 1", "db"));
+        assertThat(Predictions.readGold(gold)).containsExactly(new Predictions.GoldLine("SELECT 1", "db", 1));
         Path sqlLines = write("pred.txt", BOM, utf8("SELECT 1\n"));
         assertThat(Predictions.readSqlLines(sqlLines)).containsExactly("SELECT 1");
         Path bad = write("bad.jsonl", utf8("{\"id\":\"a\",\"sql\":\"SELECT 1\"}\n{\"id\":\"b\",\"sql\":\"SELECT '"),

@@ -44,7 +44,7 @@ class PredictionsTest {
     void readsSpiderGoldAndPredictionFiles() throws IOException {
         Path gold = write("gold.txt", "SELECT name FROM t WHERE x = 'a\tb'\tdb1\n\nSELECT 1\tdb2\n");
         assertThat(Predictions.readGold(gold)).containsExactly(
-                new Predictions.GoldLine("SELECT name FROM t WHERE x = 'a\tb'", "db1"), new Predictions.GoldLine("SELECT 1", "db2"));
+                new Predictions.GoldLine("SELECT name FROM t WHERE x = 'a\tb'", "db1", 1), new Predictions.GoldLine("SELECT 1", "db2", 3));
         Path pred = write("pred.txt", "SELECT 1\n\nSELECT 2\n\n");
         assertThat(Predictions.readSqlLines(pred)).isEqualTo(List.of("SELECT 1", "", "SELECT 2"));
         Path bad = write("bad.txt", "SELECT 1\n");

@@ -85,7 +85,8 @@ final class ServeCommand implements Callable<Integer> {
             err.println("warning: listening on " + host + " without --api-key-env: anyone who can reach this port can use the model");
         }
         ServerOptions options = new ServerOptions(host, port, key, maxBatchRows, maxQueue, batchWaitMs,
-                ServerOptions.DEFAULT_HANDLER_THREADS, ServerOptions.DEFAULT_MAX_BODY_BYTES, Ladder.version());
+                ServerOptions.DEFAULT_HANDLER_THREADS, ServerOptions.DEFAULT_MAX_BODY_BYTES, ServerOptions.DEFAULT_READ_TIMEOUT_MILLIS,
+                ServerOptions.DEFAULT_MAX_CONNECTIONS, Ladder.version());
         try (Session session = load.open(maxBatchRows, servedName, err)) {
             OpenAiServer server;
             try {

@@ -6,13 +6,26 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Serves a {@link RunViewer}'s pages on the loopback interface only: GET and HEAD of a page's path; anything else is
  * answered with a status and one line of text, never a stack trace.
+ *
+ * <p>Only requests whose {@code Host} names the loopback interface are answered: a page of another site can make the
+ * browser resolve its own name to 127.0.0.1 (DNS rebinding) and would then read these pages as same-origin; its
+ * requests still carry its own name in {@code Host}.
  */
 public final class ViewServer implements AutoCloseable {
+
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]");
+    /** A host (a bracketed IPv6 literal or a name without a colon) and an optional numeric port. */
+    private static final Pattern HOST_PORT = Pattern.compile("(\\[[^\\]]*]|[^:\\[\\]]*)(?::[0-9]{1,5})?");
 
     private final HttpServer server;
 
@@ -29,11 +42,22 @@ public final class ViewServer implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+        return "http://127.0.0.1:" + port() + "/";
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
     }
 
     private static void handle(HttpExchange ex, Map<String, byte[]> pages) throws IOException {
         try (ex) {
+            List<String> hosts = ex.getRequestHeaders().get("Host");
+            if (hosts == null || hosts.size() != 1 || !loopbackHost(hosts.get(0))) {
+                reply(ex, 403, "text/plain; charset=utf-8", ("refused: the Host header must name this machine's loopback "
+                        + "interface (127.0.0.1, localhost or [::1]); open " + "http://127.0.0.1:" + ex.getLocalAddress().getPort()
+                        + "/\n").getBytes(), !ex.getRequestMethod().equals("HEAD"));
+                return;
+            }
             String method = ex.getRequestMethod();
             if (!method.equals("GET") && !method.equals("HEAD")) {
                 reply(ex, 405, "text/plain; charset=utf-8", ("method " + method + " is not allowed: this viewer only reads\n").getBytes(),
@@ -49,6 +73,11 @@ public final class ViewServer implements AutoCloseable {
             }
             reply(ex, 200, type(key), page, !method.equals("HEAD"));
         }
+    }
+
+    static boolean loopbackHost(String host) {
+        Matcher m = HOST_PORT.matcher(host.strip());
+        return m.matches() && LOOPBACK_HOSTS.contains(m.group(1).toLowerCase(Locale.ROOT));
     }
 
     private static void reply(HttpExchange ex, int status, String type, byte[] body, boolean withBody) throws IOException {

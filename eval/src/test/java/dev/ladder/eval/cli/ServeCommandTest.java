@@ -108,7 +108,7 @@ class ServeCommandTest {
             assertThat(model.path("ladder").path("fingerprint").asText())
                     .matches("model=[0-9a-f]{64} dtype=f32 device=cpu adapter=none");
             HttpResponse<String> completion = http.send(HttpRequest.newBuilder(URI.create(base + "/completions"))
-                    .header("Authorization", "Bearer k-2718")
+                    .header("Authorization", "Bearer k-2718").header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"tiny-test\",\"prompt\":\"A note\",\"max_tokens\":3,"
                             + "\"temperature\":0}")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(completion.statusCode()).as(completion.body()).isEqualTo(200);

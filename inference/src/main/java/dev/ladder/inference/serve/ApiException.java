@@ -50,6 +50,23 @@ final class ApiException extends RuntimeException {
                 null, "request_too_large", null);
     }
 
+    static ApiException headerTooLarge(int limit) {
+        return new ApiException(431, "the request's headers are larger than " + limit + " bytes", "invalid_request_error",
+                null, "request_header_too_large", null);
+    }
+
+    static ApiException unsupportedMediaType(String given) {
+        return new ApiException(415, "the body must be JSON, sent with 'Content-Type: application/json' (got "
+                + (given == null ? "no Content-Type" : "'" + given.replaceAll("[\\r\\n]", " ") + "'") + ")",
+                "invalid_request_error", null, "unsupported_media_type", null);
+    }
+
+    /** The request did not arrive in time; its connection is closed, so the answer is seldom read. */
+    static ApiException readTimeout() {
+        return new ApiException(408, "the request did not arrive in time", "invalid_request_error", null,
+                "request_timeout", null);
+    }
+
     static ApiException busy(int queued) {
         return new ApiException(503, "the server is busy (" + queued + " requests queued); retry later", "server_error",
                 null, "server_busy", "1");

@@ -30,11 +30,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A {@link ServedModel} behind the OpenAI HTTP API (the subset docs/serve.md lists), on the JDK's
  * {@link HttpServer}.
  *
- * <p>Threads: the HTTP server's dispatcher accepts connections; a fixed pool of handler threads reads a body,
+ * <p>Threads: the HTTP server's dispatcher accepts connections; an {@link ExchangePool} thread per request being read
+ * (at most {@code maxConnections}, each with {@code readTimeoutMillis} to receive its head and body) reads it,
  * validates it and queues it on the {@link BatchScheduler}, whose single engine thread (the server's own with
  * {@link #start}, the caller's with {@link #listen} and {@link #runEngine()}) runs the model; the answer is written
- * from the handler pool when the request's batch completes, so no handler waits for the engine. A bad request is
- * answered 4xx before it reaches the queue; a full queue 503 with {@code Retry-After}.
+ * from a fixed pool of handler threads when the request's batch completes, so no thread waits for the engine. A bad
+ * request is answered 4xx before it reaches the queue; a full queue 503 with {@code Retry-After}.
  *
  * <p>{@link #close()} shuts down gracefully: new requests are answered 503 (shutting down), queued ones fail with 503,
  * the running batch finishes and is answered, then the listener closes. The model is the caller's to close.
@@ -50,6 +51,11 @@ public final class OpenAiServer implements AutoCloseable {
 
     /** Bytes a too-large body is read past its limit before the server answers 413 and drops the connection. */
     private static final long DRAIN_LIMIT = 64L << 20;
+    /**
+     * Largest request head (the sum of its header lines) that is answered; a larger one gets 431. No client of this
+     * API needs more; the JDK's own limit, where it has one, is larger and drops the connection unanswered.
+     */
+    static final int MAX_HEADER_BYTES = 32 * 1024;
     /** Seconds {@link #close()} lets the last answers be written once the running batch is done. */
     private static final int WRITE_GRACE_SECONDS = 5;
 
@@ -60,6 +66,7 @@ public final class OpenAiServer implements AutoCloseable {
     private final BatchScheduler scheduler;
     private final HttpServer http;
     private final ThreadPoolExecutor handlers;
+    private final ExchangePool exchanges;
     private final byte[] expectedAuthorization;
     private final long createdSeconds = System.currentTimeMillis() / 1000;
     private final AtomicBoolean closing = new AtomicBoolean();
@@ -84,8 +91,9 @@ public final class OpenAiServer implements AutoCloseable {
                 });
         this.scheduler = new BatchScheduler(served.model(), options.maxBatchRows(), options.maxQueued(),
                 options.batchWaitMillis(), log, ownThread);
+        this.exchanges = new ExchangePool(options.maxConnections(), options.readTimeoutMillis());
         http.createContext("/", this::handle);
-        http.setExecutor(handlers);
+        http.setExecutor(exchanges);
     }
 
     /**
@@ -139,6 +147,11 @@ public final class OpenAiServer implements AutoCloseable {
         return URI.create("http://" + host + ":" + address().getPort() + "/v1");
     }
 
+    /** Requests being read, or in their handler, now (those waiting for the engine not included). */
+    public int connectionsBeingRead() {
+        return exchanges.running();
+    }
+
     public String servedName() {
         return served.name();
     }
@@ -182,6 +195,7 @@ public final class OpenAiServer implements AutoCloseable {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WRITE_GRACE_SECONDS);
             while (inFlight.get() > 0 && System.nanoTime() < deadline) Thread.sleep(10);
             http.stop(0);
+            exchanges.shutdown();
             handlers.shutdown();
             if (!handlers.awaitTermination(WRITE_GRACE_SECONDS, TimeUnit.SECONDS)) handlers.shutdownNow();
         } catch (InterruptedException e) {
@@ -227,23 +241,29 @@ public final class OpenAiServer implements AutoCloseable {
     }
 
     private void route(HttpExchange ex) {
+        checkHeaderSize(ex);
         authorize(ex);
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod();
+        // draining (SIGTERM, close()): every request from now on is told so, whatever it asks
+        if (closing.get()) throw ApiException.shuttingDown();
         switch (path) {
             case "/v1/models" -> {
                 only("GET", method, path);
+                requestRead();
                 String format = served.model().promptFormat() == null ? null : served.model().promptFormat().name();
                 respond(ex, 200, Responses.models(served, format, createdSeconds), null);
             }
             case "/version" -> {
                 only("GET", method, path);
+                requestRead();
                 respond(ex, 200, Responses.version(options.version()), null);
             }
             case "/v1/completions", "/v1/chat/completions" -> {
                 only("POST", method, path);
-                if (closing.get()) throw ApiException.shuttingDown();
+                checkJsonContentType(ex);
                 JsonNode body = readJson(ex);
+                requestRead();
                 ApiRequest request = path.equals("/v1/completions") ? parser.completion(body) : parser.chat(body);
                 BatchScheduler.Job job = scheduler.submit(request.generation());
                 job.result.whenCompleteAsync((completion, failure) -> answer(ex, request, completion, failure), handlers);
@@ -279,6 +299,30 @@ public final class OpenAiServer implements AutoCloseable {
         if (given == null || !MessageDigest.isEqual(expectedAuthorization, given.getBytes(StandardCharsets.UTF_8))) {
             throw ApiException.unauthorized();
         }
+    }
+
+    /** Ends the request's read deadline ({@link ExchangePool}); past it the connection is already being closed. */
+    private static void requestRead() {
+        if (!ExchangePool.requestRead()) throw ApiException.readTimeout();
+    }
+
+    private static void checkHeaderSize(HttpExchange ex) {
+        long size = 0;
+        for (var header : ex.getRequestHeaders().entrySet()) {
+            for (String value : header.getValue()) size += header.getKey().length() + value.length() + 4;   // ": ", CRLF
+        }
+        if (size > MAX_HEADER_BYTES) throw ApiException.headerTooLarge(MAX_HEADER_BYTES);
+    }
+
+    /**
+     * Only {@code application/json} bodies: a web page may POST {@code text/plain}, a form or no type at all to any
+     * address without the browser asking the server first (CORS "simple requests"), and a server without a key would
+     * otherwise run them.
+     */
+    private static void checkJsonContentType(HttpExchange ex) {
+        String type = ex.getRequestHeaders().getFirst("Content-Type");
+        String media = type == null ? "" : type.split(";", 2)[0].strip();
+        if (!media.equalsIgnoreCase("application/json")) throw ApiException.unsupportedMediaType(type);
     }
 
     private static void only(String allowed, String method, String path) {

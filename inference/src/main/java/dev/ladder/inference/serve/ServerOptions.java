@@ -15,10 +15,15 @@ import java.util.Objects;
  *                          (measured from the oldest request's arrival; 0 = start at once)
  * @param handlerThreads    HTTP threads (they read, validate and answer; none waits for the engine)
  * @param maxBodyBytes      largest request body; a larger one is answered 413
+ * @param readTimeoutMillis how long a request's head and body may take to arrive, counted from its first byte; a
+ *                          request still incomplete then has its connection closed (a stalled client holds a thread)
+ * @param maxConnections    requests read or handled at once (each holds a thread until its body is read; requests
+ *                          waiting for the engine do not count); a connection past it is closed unanswered
  * @param version           what {@code GET /version} reports (Ladder's version)
  */
 public record ServerOptions(String host, int port, String apiKey, int maxBatchRows, int maxQueued, int batchWaitMillis,
-                            int handlerThreads, int maxBodyBytes, String version) {
+                            int handlerThreads, int maxBodyBytes, int readTimeoutMillis, int maxConnections,
+                            String version) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int DEFAULT_PORT = 8000;
@@ -27,6 +32,8 @@ public record ServerOptions(String host, int port, String apiKey, int maxBatchRo
     public static final int DEFAULT_BATCH_WAIT_MILLIS = 0;
     public static final int DEFAULT_HANDLER_THREADS = 8;
     public static final int DEFAULT_MAX_BODY_BYTES = 4 << 20;
+    public static final int DEFAULT_READ_TIMEOUT_MILLIS = 30_000;
+    public static final int DEFAULT_MAX_CONNECTIONS = 64;
 
     public ServerOptions {
         Objects.requireNonNull(host, "host");
@@ -38,32 +45,50 @@ public record ServerOptions(String host, int port, String apiKey, int maxBatchRo
         if (batchWaitMillis < 0) throw new IllegalArgumentException("batchWaitMillis must be >= 0, got " + batchWaitMillis);
         if (handlerThreads < 1) throw new IllegalArgumentException("handlerThreads must be >= 1, got " + handlerThreads);
         if (maxBodyBytes < 1024) throw new IllegalArgumentException("maxBodyBytes must be >= 1024, got " + maxBodyBytes);
+        if (readTimeoutMillis < 1) throw new IllegalArgumentException("readTimeoutMillis must be >= 1, got " + readTimeoutMillis);
+        if (maxConnections < 1) throw new IllegalArgumentException("maxConnections must be >= 1, got " + maxConnections);
     }
 
     /** Loopback, the given port, no key, the defaults. */
     public static ServerOptions defaults(int port, String version) {
         return new ServerOptions(LOOPBACK, port, null, DEFAULT_MAX_BATCH_ROWS, DEFAULT_MAX_QUEUED,
-                DEFAULT_BATCH_WAIT_MILLIS, DEFAULT_HANDLER_THREADS, DEFAULT_MAX_BODY_BYTES, version);
+                DEFAULT_BATCH_WAIT_MILLIS, DEFAULT_HANDLER_THREADS, DEFAULT_MAX_BODY_BYTES, DEFAULT_READ_TIMEOUT_MILLIS,
+                DEFAULT_MAX_CONNECTIONS, version);
     }
 
     public ServerOptions withApiKey(String key) {
-        return new ServerOptions(host, port, key, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, version);
+        return new ServerOptions(host, port, key, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
+                maxConnections, version);
     }
 
     public ServerOptions withMaxBatchRows(int rows) {
-        return new ServerOptions(host, port, apiKey, rows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, version);
+        return new ServerOptions(host, port, apiKey, rows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
+                maxConnections, version);
     }
 
     public ServerOptions withMaxQueued(int queued) {
-        return new ServerOptions(host, port, apiKey, maxBatchRows, queued, batchWaitMillis, handlerThreads, maxBodyBytes, version);
+        return new ServerOptions(host, port, apiKey, maxBatchRows, queued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
+                maxConnections, version);
     }
 
     public ServerOptions withBatchWaitMillis(int millis) {
-        return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, millis, handlerThreads, maxBodyBytes, version);
+        return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, millis, handlerThreads, maxBodyBytes, readTimeoutMillis,
+                maxConnections, version);
     }
 
     public ServerOptions withHost(String h) {
-        return new ServerOptions(h, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, version);
+        return new ServerOptions(h, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
+                maxConnections, version);
+    }
+
+    public ServerOptions withReadTimeoutMillis(int millis) {
+        return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, millis,
+                maxConnections, version);
+    }
+
+    public ServerOptions withMaxConnections(int connections) {
+        return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes,
+                readTimeoutMillis, connections, version);
     }
 
     /** Never shows the key (records print every component). */
@@ -72,6 +97,7 @@ public record ServerOptions(String host, int port, String apiKey, int maxBatchRo
         return "ServerOptions[host=" + host + ", port=" + port + ", apiKey=" + (apiKey == null ? "none" : "<set>")
                 + ", maxBatchRows=" + maxBatchRows + ", maxQueued=" + maxQueued + ", batchWaitMillis=" + batchWaitMillis
                 + ", handlerThreads=" + handlerThreads
-                + ", maxBodyBytes=" + maxBodyBytes + ", version=" + version + "]";
+                + ", maxBodyBytes=" + maxBodyBytes + ", readTimeoutMillis=" + readTimeoutMillis
+                + ", maxConnections=" + maxConnections + ", version=" + version + "]";
     }
 }

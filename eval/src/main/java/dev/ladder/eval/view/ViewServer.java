@@ -2,6 +2,7 @@ package dev.ladder.eval.view;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.ladder.inference.serve.ExchangePool;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -27,18 +28,28 @@ public final class ViewServer implements AutoCloseable {
     /** A host (a bracketed IPv6 literal or a name without a colon) and an optional numeric port. */
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[^\\]]*]|[^:\\[\\]]*)(?::[0-9]{1,5})?");
 
-    private final HttpServer server;
+    /** Requests read or answered at once, and the time a request has to arrive in full. */
+    static final int MAX_CONNECTIONS = 32;
+    static final long READ_TIMEOUT_MILLIS = 30_000;
 
-    private ViewServer(HttpServer server) {
+    private final HttpServer server;
+    private final ExchangePool exchanges;
+
+    private ViewServer(HttpServer server, ExchangePool exchanges) {
         this.server = server;
+        this.exchanges = exchanges;
     }
 
     /** @param port 0 for any free port */
     public static ViewServer start(Map<String, byte[]> pages, int port) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         s.createContext("/", ex -> handle(ex, pages));
+        // without an executor the JDK reads every request on its one dispatcher thread, with no timeout: one client
+        // that sends half a request would freeze the viewer for everyone
+        ExchangePool pool = new ExchangePool(MAX_CONNECTIONS, READ_TIMEOUT_MILLIS);
+        s.setExecutor(pool);
         s.start();
-        return new ViewServer(s);
+        return new ViewServer(s, pool);
     }
 
     public String url() {
@@ -51,6 +62,8 @@ public final class ViewServer implements AutoCloseable {
 
     private static void handle(HttpExchange ex, Map<String, byte[]> pages) throws IOException {
         try (ex) {
+            // a GET is read once its head is: the rest has no deadline (false: the deadline fired, it is being closed)
+            if (!ExchangePool.requestRead()) return;
             List<String> hosts = ex.getRequestHeaders().get("Host");
             if (hosts == null || hosts.size() != 1 || !loopbackHost(hosts.get(0))) {
                 reply(ex, 403, "text/plain; charset=utf-8", ("refused: the Host header must name this machine's loopback "
@@ -103,5 +116,6 @@ public final class ViewServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        exchanges.shutdown();
     }
 }

@@ -54,6 +54,27 @@ class ViewServerTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void clientsThatSendHalfARequestDoNotFreezeTheViewer() throws IOException {
+        try (ViewServer server = ViewServer.start(PAGES, 0)) {
+            java.util.List<Socket> stalled = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
+                    // a request line and one header, and then nothing: the head never ends
+                    s.getOutputStream().write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    s.getOutputStream().flush();
+                    stalled.add(s);
+                }
+                String answer = get(server.port(), "GET / HTTP/1.1\r\nHost: 127.0.0.1:" + server.port()
+                        + "\r\nConnection: close\r\n\r\n");
+                assertThat(answer).startsWith("HTTP/1.1 200").contains("<p>hi</p>");
+            } finally {
+                for (Socket s : stalled) s.close();
+            }
+        }
+    }
+
     static String get(int port, String request) throws IOException {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(30_000);   // a hang fails the test instead of stalling the build

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The executor the JDK's HTTP server runs each exchange on, with two bounds the JDK server lacks (JDK 17 reads a
+ * The executor the JDK's HTTP server runs each exchange on ({@code ladder serve}'s and {@code ladder view}'s), with two bounds the JDK server lacks (JDK 17 reads a
  * request's head on this executor's thread, from a blocking channel, with no timeout unless JVM-wide properties say
  * otherwise):
  *
@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       the thread.</li>
  * </ul>
  */
-final class ExchangePool implements Executor {
+public final class ExchangePool implements Executor {
 
     private static final ThreadLocal<Deadline> CURRENT = new ThreadLocal<>();
 
@@ -32,7 +32,7 @@ final class ExchangePool implements Executor {
     private final AtomicInteger running = new AtomicInteger();
     private final long readTimeoutMillis;
 
-    ExchangePool(int maxExchanges, long readTimeoutMillis) {
+    public ExchangePool(int maxExchanges, long readTimeoutMillis) {
         this.readTimeoutMillis = readTimeoutMillis;
         this.slots = new Semaphore(maxExchanges);
         AtomicInteger n = new AtomicInteger();
@@ -84,7 +84,7 @@ final class ExchangePool implements Executor {
      *
      * @return false when the deadline already fired (the connection is closed or about to be)
      */
-    static boolean requestRead() {
+    public static boolean requestRead() {
         Deadline d = CURRENT.get();
         return d == null || d.disarm();
     }
@@ -94,7 +94,7 @@ final class ExchangePool implements Executor {
         return running.get();
     }
 
-    void shutdown() {
+    public void shutdown() {
         watchdog.shutdownNow();
         threads.shutdown();
     }

@@ -11,6 +11,7 @@ import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.pipeline.oracle.OracleKey;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.pipeline.oracle.OracleNoise;
+import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.pipeline.db.ClassicModels;
@@ -155,17 +156,7 @@ final class AskCommand implements Callable<Integer> {
             ExemplarSelector exemplars = exemplars(rule);
             Scoring scoring = new Scoring(db, java.util.Optional.empty(), ExOptions.DEFAULT,
                     new ExactMatch(db.schema(), false));
-            OracleKey key = new OracleKey() {
-                @Override
-                public java.util.Optional<String> gold(String itemId) {
-                    return itemId.equals(item.id()) ? java.util.Optional.of(item.sql()) : java.util.Optional.empty();
-                }
-
-                @Override
-                public boolean answers(String itemId, String sql) {
-                    return itemId.equals(item.id()) && scoring.ex(item.allGold(), sql);
-                }
-            };
+            OracleKey key = ExperimentRunner.oracleKey(List.of(item), scoring);
             PrintWriter err = spec.commandLine().getErr();
             err.println("model: " + OracleModel.DISCLAIMER + " (noise " + noise.label() + ")");
             Answer answer;

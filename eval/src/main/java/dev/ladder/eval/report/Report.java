@@ -631,7 +631,7 @@ public final class Report {
             String ts = e.scorers().ts() == dev.ladder.eval.experiment.ScorerSpec.Ts.NONE ? "none"
                     : e.scorers().suite() != null ? "suite " + e.scorers().suite() : "stored suite";
             String tsMissing = info.meta("ts.missing");
-            String tsPrint = info.meta("ts.fingerprint");
+            String tsPrint = info.meta(dev.ladder.eval.run.ExperimentRunner.TS_FINGERPRINT);
             if (tsPrint != null && tsMissing == null) ts += " (fingerprint " + tsPrint.substring(0, Math.min(12, tsPrint.length())) + ")";
             parts.add("scorers: EX " + ex + ", EM " + e.scorers().emMode().label() + ", TS " + ts
                     + (tsMissing != null ? " (missing: " + tsMissing + ")" : ""));

@@ -652,11 +652,12 @@ public final class ExperimentRunner {
     /** What an oracle's fingerprint starts with (its noise follows). */
     static final String ORACLE_PRINT = "oracle-engine:";
 
-    /** The oracle's knowledge of this run: the gold of each selected item, and the run's own EX as its judge. */
+    /** The oracle's knowledge of this run ({@link #oracleKey(List, Scoring)} over the selected items). */
     private OracleKey oracleKey;
     private Database oracleDb;
 
-    private static OracleKey oracleKey(List<BenchmarkItem> items, Scoring scoring) {
+    /** The oracle's key over these items: each one's gold, and {@code scoring}'s EX as "does this SQL answer it". */
+    public static OracleKey oracleKey(List<BenchmarkItem> items, Scoring scoring) {
         Map<String, BenchmarkItem> byId = new java.util.HashMap<>();
         items.forEach(i -> byId.put(i.id(), i));
         return new OracleKey() {

@@ -124,7 +124,7 @@ public final class Scoring {
                 addOnce(flags, "gold-failed:" + db.name());
                 continue;
             }
-            if (!sameAnswer(db, gold, onSuite(db, runPredicted, flags), flags)) return false;
+            if (!sameAnswer(db, gold, rerunOnTimeout(db, runPredicted, flags), flags)) return false;
         }
         return true;
     }
@@ -134,7 +134,7 @@ public final class Scoring {
      * returns: it is run once more with {@link #SUITE_RETRY_LIMITS}, and a second timeout is flagged
      * ({@code timeout:<db>}) so that a TS of 0 from it is never silent.
      */
-    static Execution onSuite(Database db, String sql, List<String> flags) {
+    static Execution rerunOnTimeout(Database db, String sql, List<String> flags) {
         Execution e = db.execute(sql);
         if (!(e instanceof Execution.Failure f) || f.error().kind() != ExecutionError.Kind.TIMEOUT) return e;
         Execution again = db.execute(sql, SUITE_RETRY_LIMITS);
@@ -175,7 +175,7 @@ public final class Scoring {
     public Execution goldResult(Database db, String gold) {
         String run = ExecutionMatch.prepare(gold, options, db.dialect());
         // a gold that timed out once is run again with more time: a busy machine must not drop a suite database
-        return goldResults.computeIfAbsent(db.name() + '\u0000' + run, k -> onSuite(db, run, new ArrayList<>()));
+        return goldResults.computeIfAbsent(db.name() + '\u0000' + run, k -> rerunOnTimeout(db, run, new ArrayList<>()));
     }
 
     private static void addOnce(List<String> flags, String flag) {

@@ -2,8 +2,8 @@ package dev.ladder.eval.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ladder.eval.cli.ReportCommand;
 import dev.ladder.eval.report.Report;
+import dev.ladder.eval.report.RunLoader;
 import dev.ladder.eval.report.ReportTable;
 import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.run.ItemResult;
@@ -62,7 +62,7 @@ public final class RunViewer {
     }
 
     private RunView read(int index, Path dir) {
-        Report.Run run = ReportCommand.loadRun(dir);
+        Report.Run run = RunLoader.load(dir);
         Map<String, List<ItemResult>> rows = new LinkedHashMap<>();
         Map<String, List<String>> traces = new LinkedHashMap<>();
         try (ResultsStore store = ResultsStore.openReadOnly(dir.resolve(RunDirectory.RESULTS))) {
@@ -113,7 +113,7 @@ public final class RunViewer {
 
     private void render() {
         List<Report.Run> all = runs.stream().map(RunView::run).toList();
-        dev.ladder.eval.cli.ReportCommand.checkSameSuite(all);
+        RunLoader.checkSameSuite(all);
         Report report = Report.merge(all, Report.Options.DEFAULT);
         // items by id across runs, in the first run's order
         Map<String, Integer> itemNumber = new LinkedHashMap<>();

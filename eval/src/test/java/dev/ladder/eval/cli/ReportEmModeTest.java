@@ -29,6 +29,6 @@ class ReportEmModeTest {
         assertThat(r.err().strip()).doesNotContain("\n").contains("scored EM in different modes")
                 .contains("semantic").contains("spider-strict").endsWith("report them apart");
         assertThat(tmp.resolve("merged")).doesNotExist();
-        assertThat(ReportCommand.emMode(tmp)).isEqualTo("semantic");   // a run made before the mode was recorded
+        assertThat(dev.ladder.eval.report.RunLoader.emMode(tmp)).isEqualTo("semantic");   // a run made before the mode was recorded
     }
 }

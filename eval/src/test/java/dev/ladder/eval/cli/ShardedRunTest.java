@@ -118,10 +118,10 @@ class ShardedRunTest {
         for (Path merged : List.of(two, three)) assertSameRun(merged);
 
         // the merged environment keeps the earliest start and names its shards
-        Map<String, String> env = ReportCommand.environment(two);
+        Map<String, String> env = dev.ladder.eval.report.RunLoader.environment(two);
         assertThat(env).containsEntry("run.started", "2030-01-02T03:04:05Z").containsEntry("merge.shard_count", "2")
                 .containsEntry("merge.shard.1", twoShards.get(0).toString()).doesNotContainKey("run.shard");
-        assertThat(ReportCommand.environment(twoShards.get(1))).containsEntry("run.shard", "2/2");
+        assertThat(dev.ladder.eval.report.RunLoader.environment(twoShards.get(1))).containsEntry("run.shard", "2/2");
         // 'ladder report' on the merged run writes the merge's report again, byte for byte
         Path again = tmp.resolve("report-again");
         assertThat(LadderCliTest.run("report", three.toString(), "--out", again.toString()).code()).isZero();
@@ -242,7 +242,7 @@ class ShardedRunTest {
     }
 
     private static void dateRun(Path run, String started) throws IOException {
-        Map<String, String> env = new TreeMap<>(ReportCommand.environment(run));
+        Map<String, String> env = new TreeMap<>(dev.ladder.eval.report.RunLoader.environment(run));
         env.put("run.started", started);
         RunDirectory.create(run).writeEnvironment(env);
     }

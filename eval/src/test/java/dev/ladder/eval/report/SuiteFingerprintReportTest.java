@@ -2,7 +2,6 @@ package dev.ladder.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ladder.eval.cli.ReportCommand;
 import dev.ladder.pipeline.db.UserError;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +19,10 @@ class SuiteFingerprintReportTest {
     void tsOfDifferentSuitesIsRefusedInOneLine() {
         String a = "a".repeat(64);
         String b = "b".repeat(64);
-        ReportCommand.checkSameSuite(List.of(run("one", a, true), run("two", a, true)));
+        RunLoader.checkSameSuite(List.of(run("one", a, true), run("two", a, true)));
         // a run without TS, or one made before fingerprints were recorded, has nothing to compare
-        ReportCommand.checkSameSuite(List.of(run("one", a, true), run("two", b, false), run("three", null, true)));
-        assertThatThrownBy(() -> ReportCommand.checkSameSuite(List.of(run("one", a, true), run("two", b, true))))
+        RunLoader.checkSameSuite(List.of(run("one", a, true), run("two", b, false), run("three", null, true)));
+        assertThatThrownBy(() -> RunLoader.checkSameSuite(List.of(run("one", a, true), run("two", b, true))))
                 .isInstanceOf(UserError.class)
                 .hasMessageContaining("different test suites").hasMessageContaining("aaaaaaaaaaaa")
                 .hasMessageContaining("bbbbbbbbbbbb");

@@ -2,7 +2,7 @@ package dev.ladder.pipeline.oracle;
 
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.pipeline.sql.read.Conditions;
 import dev.ladder.pipeline.sql.read.OuterClauses;
 import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.SchemaBinding;
@@ -59,29 +59,11 @@ public record GoldParts(List<String> tables, List<String> columns, List<List<Str
         return c.end() - c.start() < 2 ? "" : o.text(new OuterClauses.Clause(c.start() + 1, c.end()));
     }
 
-    /** WHERE's conjuncts at depth 0 ({@code BETWEEN x AND y} stays whole). */
+    /** WHERE's top-level conjuncts ({@link Conditions}: the whole condition when an OR stands at its top). */
     private static List<String> conjuncts(OuterClauses o) {
         if (o.where == null) return List.of();
         List<String> out = new ArrayList<>();
-        List<SqlToken> t = o.tokens;
-        int depth = 0;
-        boolean between = false;
-        int from = o.where.start() + 1;
-        for (int k = from; k < o.where.end(); k++) {
-            SqlToken tok = t.get(k);
-            if (tok.isSymbol("(")) depth++;
-            else if (tok.isSymbol(")")) depth--;
-            else if (depth == 0 && tok.isWord("between")) between = true;
-            else if (depth == 0 && tok.isWord("and")) {
-                if (between) {
-                    between = false;
-                } else {
-                    if (k > from) out.add(o.text(new OuterClauses.Clause(from, k)));
-                    from = k + 1;
-                }
-            }
-        }
-        if (o.where.end() > from) out.add(o.text(new OuterClauses.Clause(from, o.where.end())));
+        for (OuterClauses.Clause c : Conditions.conjuncts(o.tokens, o.where.start() + 1, o.where.end())) out.add(o.text(c));
         return out;
     }
 }

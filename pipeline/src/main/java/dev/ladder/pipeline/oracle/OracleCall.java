@@ -77,7 +77,7 @@ public final class OracleCall {
     /** Whether this answer draws a semantic defect (each draw is independent); recorded when it does. */
     public boolean semanticDraw(String what) {
         boolean hit = noise.semantic() > 0 && random.nextDouble() < noise.semantic();
-        if (hit) notes.add("semantic " + what);
+        if (hit) notes.add(OracleModel.SEMANTIC + what);
         return hit;
     }
 
@@ -94,7 +94,7 @@ public final class OracleCall {
             var done = SqlCorruptions.apply(op, gold, schema, dialect, random);
             if (done.isPresent()) {
                 Corrupted c = done.get();
-                notes.add("semantic " + c.operator().label() + " (" + c.where() + ")");
+                notes.add(OracleModel.SEMANTIC + c.operator().label() + " (" + c.where() + ")");
                 return c.sql();
             }
         }

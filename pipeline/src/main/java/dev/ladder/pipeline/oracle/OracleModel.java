@@ -128,7 +128,7 @@ public final class OracleModel implements LanguageModel {
                 for (FormatNoise f : FormatNoise.values()) if (noise.formats().contains(f) && f.fits(reply.shape())) fitting.add(f);
                 if (!fitting.isEmpty()) {
                     FormatNoise f = fitting.get(formatDraw.nextInt(fitting.size()));
-                    call.note("format " + f.label());
+                    call.note(FORMAT + f.label());
                     truncate = f == FormatNoise.TRUNCATED;
                     text = f.apply(text, reply.shape(), prompt, formatDraw);
                 }
@@ -136,6 +136,22 @@ public final class OracleModel implements LanguageModel {
             candidates.add(cut(text, r, truncate ? 0.4 + 0.5 * formatDraw.nextDouble() : 1.0, call.notes()));
         }
         return new Completion(candidates, tokens(prompt).size(), 0, 0);
+    }
+
+    /** How a note names a semantic defect ({@code semantic wrong_column (...)}) and a format one ({@code format fence}). */
+    static final String SEMANTIC = "semantic ";
+    static final String FORMAT = "format ";
+
+    /**
+     * Whether a trace's note on an output ({@code "sample-2: semantic wrong_column (...); format fence"}) says the
+     * output carried a corrupted statement ({@code semantic}) or a format defect ({@code format}).
+     */
+    public static boolean notes(String traceNote, String kind) {
+        String prefix = kind.equals("semantic") ? SEMANTIC : kind.equals("format") ? FORMAT : null;
+        if (prefix == null) throw new IllegalArgumentException("kind is semantic or format, got " + kind);
+        String body = traceNote.substring(traceNote.indexOf(": ") + 2);
+        for (String part : body.split("; ")) if (part.startsWith(prefix)) return true;
+        return false;
     }
 
     /** The text cut at the first stop string, at the token budget, or at {@code keep} of its tokens (truncation noise). */

@@ -141,6 +141,12 @@ class OracleModelTest {
             }
         }
         assertThat(changed).isEqualTo(12);
+        // the trace's note, as Work.generate writes it, is read back by the one reader of the note format
+        assertThat(OracleModel.notes("samples-2: semantic wrong_column (x); format fence", "semantic")).isTrue();
+        assertThat(OracleModel.notes("samples-2: semantic wrong_column (x); format fence", "format")).isTrue();
+        assertThat(OracleModel.notes("standard: format prose_before", "semantic")).isFalse();
+        assertThat(OracleModel.notes("standard: semantic: no operator applies; the gold is written unchanged", "semantic"))
+                .isFalse();
         assertThat(operators).hasSizeGreaterThan(3);
         // restricted to one operator, only that one is drawn; the judge flips with the semantic rate
         assertThat(one(oracle("semantic=1,ops=drop_conjunct"), request("sql", Map.of(), "q")).note())

@@ -2,6 +2,8 @@ package dev.ladder.pipeline.sql.mutate;
 
 import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.pipeline.sql.read.Conditions;
+import dev.ladder.pipeline.sql.read.OuterClauses;
 import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,86 +28,25 @@ final class Tokens {
         return dialect == Dialect.SQLITE ? '"' + name.replace("\"", "\"\"") + '"' : '`' + name.replace("`", "``") + '`';
     }
 
-    /**
-     * Whether [from, to) has an OR-like operator at its own level (OR, XOR, {@code ||}): then AND does not split it
-     * into conjuncts. {@code ||} counts although SQLite reads it as concatenation: not splitting is the safe side.
-     */
+    /** {@link Conditions#topLevelOr} over a span. */
     static boolean topLevelOr(List<SqlToken> t, Span s) {
-        int depth = 0;
-        int cases = 0;
-        for (int k = s.from(); k < s.to(); k++) {
-            SqlToken tok = t.get(k);
-            if (tok.isSymbol("(")) depth++;
-            else if (tok.isSymbol(")")) depth--;
-            else if (depth == 0 && tok.isWord("CASE")) cases++;
-            else if (depth == 0 && tok.isWord("END") && cases > 0) cases--;
-            else if (depth == 0 && cases == 0 && (tok.isWord("OR") || tok.isWord("XOR") || tok.isSymbol("||"))) return true;
-        }
-        return false;
+        return Conditions.topLevelOr(t, s.from(), s.to());
     }
 
-    /**
-     * The top-level AND conjuncts of a condition ({@code BETWEEN x AND y} and CASE bodies do not split it); the whole
-     * span when an OR-like operator stands at the top (see {@link #topLevelOr}).
-     */
+    /** {@link Conditions#conjuncts} over a span. */
     static List<Span> conjuncts(List<SqlToken> t, Span s) {
-        List<Span> out = new ArrayList<>();
-        if (s == null || s.isEmpty()) return out;
-        if (topLevelOr(t, s)) {
-            out.add(s);
-            return out;
-        }
-        return split(t, s, true);
+        if (s == null || s.isEmpty()) return new ArrayList<>();
+        return spans(Conditions.conjuncts(t, s.from(), s.to()));
     }
 
-    /**
-     * The top-level OR disjuncts of a condition; empty when an AND-like operator (AND, {@code &&}, XOR) or a
-     * {@code ||} stands at the top beside the ORs, or when there is no OR.
-     */
+    /** {@link Conditions#disjuncts} over a span. */
     static List<Span> disjuncts(List<SqlToken> t, Span s) {
-        int depth = 0;
-        int cases = 0;
-        int betweens = 0;
-        boolean or = false;
-        for (int k = s.from(); k < s.to(); k++) {
-            SqlToken tok = t.get(k);
-            if (tok.isSymbol("(")) depth++;
-            else if (tok.isSymbol(")")) depth--;
-            if (depth != 0) continue;
-            if (tok.isWord("CASE")) cases++;
-            else if (tok.isWord("END") && cases > 0) cases--;
-            else if (cases > 0) continue;
-            else if (tok.isWord("BETWEEN")) betweens++;
-            else if (tok.isWord("AND") && betweens > 0) betweens--;
-            else if (tok.isWord("AND") || tok.isSymbol("&&") || tok.isWord("XOR") || tok.isSymbol("||")) return List.of();
-            else if (tok.isWord("OR")) or = true;
-        }
-        return or ? split(t, s, false) : List.of();
+        return spans(Conditions.disjuncts(t, s.from(), s.to()));
     }
 
-    /** Splits at AND (conjuncts) or OR (disjuncts) at the span's level, outside BETWEEN ... AND and CASE ... END. */
-    private static List<Span> split(List<SqlToken> t, Span s, boolean and) {
+    private static List<Span> spans(List<OuterClauses.Clause> clauses) {
         List<Span> out = new ArrayList<>();
-        int depth = 0;
-        int cases = 0;
-        int betweens = 0;
-        int start = s.from();
-        for (int k = s.from(); k < s.to(); k++) {
-            SqlToken tok = t.get(k);
-            if (tok.isSymbol("(")) depth++;
-            else if (tok.isSymbol(")")) depth--;
-            if (depth != 0) continue;
-            if (tok.isWord("CASE")) cases++;
-            else if (tok.isWord("END") && cases > 0) cases--;
-            else if (cases > 0) continue;
-            else if (tok.isWord("BETWEEN")) betweens++;
-            else if (tok.isWord("AND") && betweens > 0) betweens--;
-            else if (and ? tok.isWord("AND") || tok.isSymbol("&&") : tok.isWord("OR")) {
-                if (k > start) out.add(new Span(start, k));
-                start = k + 1;
-            }
-        }
-        if (s.to() > start) out.add(new Span(start, s.to()));
+        for (OuterClauses.Clause c : clauses) out.add(new Span(c.start(), c.end()));
         return out;
     }
 

@@ -53,7 +53,10 @@ final class SqlCommand implements Callable<Integer> {
             for (List<Object> row : r.rows()) table.add(row.stream().map(Values::render).toList());
             table.print(out);
             out.println("(" + r.rowCount() + (r.rowCount() == 1 ? " row" : " rows")
-                    + (r.truncated() ? ", truncated at --max-rows " + maxRows : "") + ", " + r.elapsedMillis() + " ms)");
+                    + (!r.truncated() ? "" : r.rowCount() >= maxRows ? ", truncated at --max-rows " + maxRows
+                            : ", truncated at the byte bound (" + (limits.byteCap() >> 20) + " MiB per result, "
+                            + (ExecutionLimits.MAX_VALUE_BYTES >> 20) + " MiB per value)")
+                    + ", " + r.elapsedMillis() + " ms)");
             return 0;
         }
     }

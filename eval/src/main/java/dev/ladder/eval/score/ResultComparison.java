@@ -37,6 +37,11 @@ public final class ResultComparison {
     public static boolean equal(QueryResult gold, QueryResult predicted, boolean orderMatters, ExOptions options) {
         List<List<Object>> g = keys(gold.rows());
         List<List<Object>> p = keys(predicted.rows());
+        // a truncated result has rows (or bytes) beyond those kept: it equals no whole result of as many rows, and
+        // never an empty one; in BIRD mode its kept rows may still show the same set (the rest is unseen, so flagged)
+        if (gold.truncated() != predicted.truncated()) {
+            if (g.isEmpty() || p.isEmpty() || options.mode() != ExMode.BIRD) return false;
+        }
         if (g.isEmpty() && p.isEmpty()) return true;
         double tol = options.tolerance();
         if (options.mode() == ExMode.BIRD) {
@@ -68,6 +73,7 @@ public final class ResultComparison {
      */
     public static boolean equalTied(TiedOrder gold, QueryResult predicted, ExOptions options) {
         List<List<Object>> p = keys(predicted.rows());
+        if (predicted.truncated()) return false; // the gold here is whole (ties are only found for a whole gold)
         int n = gold.rowCount();
         if (n == 0 && p.isEmpty()) return true;
         if (p.size() != n) return false;

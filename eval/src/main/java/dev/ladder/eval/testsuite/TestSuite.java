@@ -42,6 +42,11 @@ import java.util.Optional;
  * @param fingerprint      SHA-256 over every suite database's tables, row counts and row checksums (order-free): two
  *                         suites with one fingerprint hold the same data, so their TS numbers compare; null in
  *                         manifests written before it was recorded
+ * @param workBound        rows a gold or neighbour may examine while the suite is built ({@code LIMIT ROWS EXAMINED});
+ *                         what passes it counts as telling nothing apart, the same way on an idle and a busy machine.
+ *                         0 in manifests written before it (their builds decided by a time limit)
+ * @param timeLimited      runs in the build that the time backstop, not the work bound, stopped: the only decisions a
+ *                         busy machine could change (0 expected; the build says so when it is not)
  */
 public record TestSuite(
         String database,
@@ -58,7 +63,9 @@ public record TestSuite(
         List<Survivor> neverKilled,
         int candidates,
         long elapsedMillis,
-        String fingerprint) {
+        String fingerprint,
+        long workBound,
+        int timeLimited) {
 
     /** At most this many never-killed neighbours are written to the manifest. */
     public static final int NEVER_KILLED_CAP = 500;
@@ -93,7 +100,7 @@ public record TestSuite(
     /** This manifest with its contents' fingerprint. */
     public TestSuite withFingerprint(String print) {
         return new TestSuite(database, benchmark, split, seed, databases, golds, goldsSkipped, neighbours, killedByOriginal,
-                killedBySuite, neverKilledCount, neverKilled, candidates, elapsedMillis, print);
+                killedBySuite, neverKilledCount, neverKilled, candidates, elapsedMillis, print, workBound, timeLimited);
     }
 
     /** Share of neighbours told apart by the original or the suite, in percent. */

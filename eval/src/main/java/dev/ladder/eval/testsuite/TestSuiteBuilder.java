@@ -112,17 +112,22 @@ public final class TestSuiteBuilder {
         }
     }
 
-    /** Neighbours run on the original with a tighter limit: a dropped join condition can explode. */
-    static final ExecutionLimits NEIGHBOUR_LIMITS = new ExecutionLimits(Duration.ofSeconds(2), 10_000);
-    /** A neighbour that hits the short limit runs once more with this one, so that load rarely decides. */
-    static final ExecutionLimits SLOW_NEIGHBOUR_LIMITS = new ExecutionLimits(Duration.ofSeconds(15), 10_000);
+    /**
+     * What decides a neighbour that runs long: rows examined, not time, so that how busy the machine is never changes
+     * the suite. A neighbour (or gold) over this bound tells nothing apart; on ClassicModels it is a second or two of
+     * work on an idle machine.
+     */
+    static final long WORK_BOUND = 5_000_000;
+    /** Golds and neighbours in the build: the work bound decides; the time limit is only a backstop against a hang. */
+    static final ExecutionLimits BUILD_LIMITS = new ExecutionLimits(Duration.ofSeconds(120), 10_000).withExaminedRows(WORK_BOUND);
 
-    /** Runs a neighbour; a timeout is retried once with a longer limit. */
-    static Execution runNeighbour(Database db, String sql) {
-        Execution e = db.execute(sql, NEIGHBOUR_LIMITS);
-        if (e instanceof Execution.Failure f && f.error().kind() == ExecutionError.Kind.TIMEOUT) {
-            e = db.execute(sql, SLOW_NEIGHBOUR_LIMITS);
-        }
+    /** Checksumming a suite database's tables: plain scans, so time only guards against a hang. */
+    private static final ExecutionLimits FINGERPRINT_LIMITS = new ExecutionLimits(Duration.ofSeconds(120), 10);
+
+    /** Runs a gold or neighbour under {@link #BUILD_LIMITS}; a run the clock stopped is counted in {@code timeLimited}. */
+    static Execution runBounded(Database db, String sql, int[] timeLimited) {
+        Execution e = db.execute(sql, BUILD_LIMITS);
+        if (e instanceof Execution.Failure f && f.error().kind() == ExecutionError.Kind.TIMEOUT) timeLimited[0]++;
         return e;
     }
 
@@ -171,6 +176,7 @@ public final class TestSuiteBuilder {
      */
     public TestSuite build(List<BenchmarkItem> items, Set<String> keep) {
         long t0 = System.nanoTime();
+        int[] timeLimited = {0};
         String stem = options.baseName();
         for (String old : RandomDatabaseGenerator.databasesStartingWith(server, stem)) {
             if (!keep.contains(old)) RandomDatabaseGenerator.drop(server, old);
@@ -196,8 +202,8 @@ public final class TestSuiteBuilder {
             try (Database empty = Databases.embedded(server, emptyName)) {
                 for (BenchmarkItem item : items) {
                     String prepared = ExecutionMatch.prepare(item.sql(), ExOptions.DEFAULT, Dialect.MYSQL);
-                    Execution goldOriginal = original.execute(prepared);
-                    if (!(goldOriginal instanceof Execution.Success gs) || !empty.execute(prepared).ok()) {
+                    Execution goldOriginal = runBounded(original, prepared, timeLimited);
+                    if (!(goldOriginal instanceof Execution.Success gs) || !runBounded(empty, prepared, timeLimited).ok()) {
                         skipped++;
                         progress.accept("skipping " + item.id() + ": its gold does not run on " + options.database()
                                 + " or on an empty copy");
@@ -207,8 +213,8 @@ public final class TestSuiteBuilder {
                     for (NeighbourQueries.Neighbour n : nq.generate(item.sql(), options.seed())) {
                         generated++;
                         Pair p = new Pair(n.sql());
-                        if (!empty.execute(p.prepared, NEIGHBOUR_LIMITS).ok()) continue;
-                        if (distinguishes(item.sql(), gs.result(), runNeighbour(original, p.prepared))) p.killer = 0;
+                        if (!runBounded(empty, p.prepared, timeLimited).ok()) continue;
+                        if (distinguishes(item.sql(), gs.result(), runBounded(original, p.prepared, timeLimited))) p.killer = 0;
                         pairs.add(p);
                         neighbourSql.add(n.sql());
                     }
@@ -249,7 +255,7 @@ public final class TestSuiteBuilder {
                             slotSizes = generator.refill(slot, candSeed);
                         }
                         slotSeed = candSeed;
-                        int kills = evaluate(golds, slotDb, 0, false);
+                        int kills = evaluate(golds, slotDb, 0, false, timeLimited);
                         if (kills > bestKills) {
                             bestKills = kills;
                             bestSeed = candSeed;
@@ -259,7 +265,7 @@ public final class TestSuiteBuilder {
                     if (bestKills == 0) continue;
                     Map<String, Integer> sizes = slotSeed == bestSeed ? slotSizes : generator.refill(slot, bestSeed);
                     int index = kept.size() + 1;
-                    int kills = evaluate(golds, slotDb, index, true);
+                    int kills = evaluate(golds, slotDb, index, true, timeLimited);
                     kept.add(new TestSuite.SuiteDatabase(slot, sizes, kills, bestSeed));
                     progress.accept(String.format(Locale.ROOT, "kept %s after %d candidates: tells %d more apart, %d left",
                             slot, candidates, kills, remaining(golds)));
@@ -283,10 +289,15 @@ public final class TestSuiteBuilder {
             }
             int bySuite = total - byOriginal - survivors.size();
             long elapsed = (System.nanoTime() - t0) / 1_000_000;
+            if (timeLimited[0] > 0) {
+                progress.accept(timeLimited[0] + " runs were stopped by the time backstop, not the work bound:"
+                        + " on a less busy machine this suite could differ (see time_limited in the manifest)");
+            }
             done = true;
             return new TestSuite(options.database(), options.benchmark(), options.split(), options.seed(), kept,
                     golds.size(), skipped, total, byOriginal, bySuite, survivors.size(), survivors, candidates, elapsed,
-                    fingerprint(server, kept.stream().map(TestSuite.SuiteDatabase::name).toList()));
+                    fingerprint(server, kept.stream().map(TestSuite.SuiteDatabase::name).toList()), WORK_BOUND,
+                    timeLimited[0]);
         } finally {
             if (generator != null) generator.close();
             if (!done) for (String name : created) dropQuietly(name); // a failed build leaves nothing behind
@@ -336,7 +347,7 @@ public final class TestSuiteBuilder {
                             row.append("COALESCE(CAST(`").append(c.name()).append("` AS CHAR), '\\\\N')");
                         }
                         String sql = "SELECT COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT(" + row + "))), 0) FROM `" + t.name() + "`";
-                        Execution e = db.execute(sql, SLOW_NEIGHBOUR_LIMITS);
+                        Execution e = db.execute(sql, FINGERPRINT_LIMITS);
                         if (!(e instanceof Execution.Success ok)) {
                             throw new IllegalStateException("cannot checksum " + name + "." + t.name() + ": " + e);
                         }
@@ -357,15 +368,15 @@ public final class TestSuiteBuilder {
      * Runs every gold with undistinguished neighbours and those neighbours on {@code db}; counts the
      * pairs it tells apart and, when {@code commit}, marks them with {@code index}.
      */
-    private static int evaluate(List<Gold> golds, Database db, int index, boolean commit) {
+    private static int evaluate(List<Gold> golds, Database db, int index, boolean commit, int[] timeLimited) {
         int kills = 0;
         for (Gold g : golds) {
             if (g.pairs().stream().allMatch(p -> p.killer >= 0)) continue;
-            Execution gold = db.execute(g.prepared());
+            Execution gold = runBounded(db, g.prepared(), timeLimited);
             if (!(gold instanceof Execution.Success gs)) continue; // the gold must run to count
             for (Pair p : g.pairs()) {
                 if (p.killer >= 0) continue;
-                if (distinguishes(g.sql(), gs.result(), runNeighbour(db, p.prepared))) {
+                if (distinguishes(g.sql(), gs.result(), runBounded(db, p.prepared, timeLimited))) {
                     if (commit) p.killer = index;
                     kills++;
                 }
@@ -375,9 +386,10 @@ public final class TestSuiteBuilder {
     }
 
     static boolean distinguishes(String goldSql, QueryResult gold, Execution neighbour) {
-        // a timeout says nothing about the neighbour's answer, and whether it happens depends on load:
-        // counting it would make the suite depend on the machine
-        if (neighbour instanceof Execution.Failure f && f.error().kind() == ExecutionError.Kind.TIMEOUT) return false;
+        // a neighbour stopped by a bound has no answer to compare: it tells nothing apart (the work bound decides this
+        // the same way on every machine; the time backstop is counted where it is hit)
+        if (neighbour instanceof Execution.Failure f && (f.error().kind() == ExecutionError.Kind.WORK_LIMIT
+                || f.error().kind() == ExecutionError.Kind.TIMEOUT)) return false;
         if (!(neighbour instanceof Execution.Success ns)) return true;
         return !ExecutionMatch.equal(goldSql, gold, ns.result(), ExOptions.DEFAULT, Dialect.MYSQL);
     }

@@ -27,6 +27,31 @@ class ResultComparisonTest {
         return new QueryResult(cols, rows, false, 0);
     }
 
+    private static QueryResult cut(QueryResult r) {
+        return new QueryResult(r.columns(), r.rows(), true, 0);
+    }
+
+    @Test
+    void aTruncatedResultIsNeverTakenForAWholeOne() {
+        // a prediction whose first value passed the byte bound: no rows kept, but it had rows
+        QueryResult emptyGold = result(1);
+        QueryResult cutBeforeItsFirstRow = cut(result(1));
+        for (ExOptions mode : List.of(SPIDER, BIRD)) {
+            assertThat(ResultComparison.equal(emptyGold, cutBeforeItsFirstRow, false, mode)).isFalse();
+            assertThat(ResultComparison.equal(cutBeforeItsFirstRow, emptyGold, false, mode)).isFalse();
+        }
+        // the kept rows are the gold's, but the prediction has more: a bag or a list of other size
+        QueryResult gold = result(1, "a", "b");
+        QueryResult longer = cut(result(1, "a", "b"));
+        assertThat(ResultComparison.equal(gold, longer, false, SPIDER)).isFalse();
+        assertThat(ResultComparison.equal(gold, longer, true, SPIDER)).isFalse();
+        // BIRD compares sets: the kept rows may already show the gold's set (flagged truncated by the scorer)
+        assertThat(ResultComparison.equal(gold, longer, false, BIRD)).isTrue();
+        assertThat(ResultComparison.equal(gold, cut(result(1, "a", "c")), false, BIRD)).isFalse();
+        // both cut at the same rows: compared on what was kept, as before
+        assertThat(ResultComparison.equal(cut(gold), longer, false, SPIDER)).isTrue();
+    }
+
     @Test
     void rowOrderCountsOnlyWhenTheGoldIsOrdered() {
         QueryResult a = result(1, "x", "y", "z");

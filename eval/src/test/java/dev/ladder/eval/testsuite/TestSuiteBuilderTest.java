@@ -100,6 +100,25 @@ class TestSuiteBuilderTest {
     }
 
     @Test
+    void aNeighbourThatExplodesIsDecidedByTheWorkBoundNotTheClock() {
+        // a join whose conditions were dropped: about a hundred million row combinations. Under a time limit its fate
+        // depended on the machine's load; under the work bound it is stopped the same way every time
+        String exploding = "SELECT o.orderNumber FROM orders o, orderdetails d, products p"
+                + " ORDER BY d.quantityOrdered * p.MSRP DESC LIMIT 3";
+        try (Database original = dev.ladder.pipeline.db.Databases.embedded(server, "classicmodels")) {
+            int[] timeLimited = {0};
+            Execution e = TestSuiteBuilder.runBounded(original, exploding, timeLimited);
+            assertThat(e).as(e.toString()).isInstanceOf(Execution.Failure.class);
+            assertThat(((Execution.Failure) e).error().kind()).isEqualTo(dev.ladder.pipeline.db.ExecutionError.Kind.WORK_LIMIT);
+            assertThat(timeLimited[0]).isZero();
+            Execution gold = TestSuiteBuilder.runBounded(original, GOLD, timeLimited);
+            assertThat(TestSuiteBuilder.distinguishes(GOLD, ((Execution.Success) gold).result(), e)).isFalse();
+        }
+        assertThat(suite.workBound()).isEqualTo(TestSuiteBuilder.WORK_BOUND);
+        assertThat(suite.timeLimited()).isZero();
+    }
+
+    @Test
     void sameSeedSameSuite() {
         List<String> rerun = new ArrayList<>();
         TestSuite again = new TestSuiteBuilder(server, options, rerun::add).build(ITEMS);

@@ -141,6 +141,9 @@ public final class Databases {
         cfg.setReadOnly(true);
         cfg.setOpenMode(SQLiteOpenMode.READONLY);
         Connection c = cfg.createConnection("jdbc:sqlite:file:" + file + "?mode=ro");
+        // SQLite builds values inside this process: a longer string or blob is an error, never an allocation
+        c.unwrap(org.sqlite.SQLiteConnection.class).setLimit(org.sqlite.SQLiteLimits.SQLITE_LIMIT_LENGTH,
+                ExecutionLimits.ENGINE_VALUE_LIMIT);
         ReadOnlySessions.makeReadOnly(c, Dialect.SQLITE);
         return c;
     }

@@ -15,6 +15,11 @@ public record ExecutionError(Kind kind, String message) {
         UNKNOWN_COLUMN,
         /** The statement ran longer than the time limit and was stopped. */
         TIMEOUT,
+        /**
+         * The statement examined more rows than its work bound ({@link ExecutionLimits#examinedRows}) and was stopped:
+         * unlike {@link #TIMEOUT}, the same statement on the same data is stopped every time, whatever the load.
+         */
+        WORK_LIMIT,
         /** The guard (or the read-only connection) refused the statement: it is not one read-only query. */
         REJECTED,
         /**

@@ -1,11 +1,13 @@
 package dev.ladder.pipeline.db;
 
+import dev.ladder.pipeline.sql.ExaminedRowsBound;
 import dev.ladder.pipeline.sql.GuardVerdict;
 import dev.ladder.pipeline.sql.SqlGuard;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +43,8 @@ public final class JdbcDatabase implements Database {
     private final ConnectionTimeouts timeouts;
     private final SqlGuard guard;
     private Connection connection;
+    /** Whether {@link #connection} is to MariaDB (which has {@code LIMIT ROWS EXAMINED}). */
+    private boolean mariaDb;
     private Duration sessionTimeout;
     private Schema schema;
 
@@ -141,9 +145,20 @@ public final class JdbcDatabase implements Database {
             // no connection (or no session settings on it): whatever the reason, the SQL has not run yet
             throw new Lost(e);
         }
+        String run = statement;
+        boolean bounded = false;
+        if (limits.examinedRows() > 0 && mariaDb) {
+            java.util.Optional<String> withBound = ExaminedRowsBound.apply(statement, limits.examinedRows());
+            bounded = withBound.isPresent();
+            // without join buffering every row combination a join forms is a row examined (a join buffer would
+            // compare them unseen by the count), so an exploding join meets the bound
+            if (bounded) run = "SET STATEMENT join_cache_level = 0 FOR " + withBound.get();
+        }
         try {
             try (Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 st.setMaxRows(limits.rowCap() + 1);
+                // rows one at a time, not the whole result buffered by the driver: the byte cap can then stop reading
+                if (kind.dialect() == Dialect.MYSQL) st.setFetchSize(Integer.MIN_VALUE);
                 AtomicBoolean cancelled = new AtomicBoolean();
                 ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
                     cancelled.set(true);
@@ -155,7 +170,11 @@ public final class JdbcDatabase implements Database {
                 }, limits.timeout().toMillis() + (kind.dialect() == Dialect.MYSQL ? CANCEL_GRACE_MILLIS : 0),
                         TimeUnit.MILLISECONDS);
                 try {
-                    QueryResult result = read(st, statement, limits, started);
+                    QueryResult result = read(st, run, limits, started);
+                    if (bounded && examinedTooMany(c)) {
+                        return Execution.failure(statement, ExecutionError.Kind.WORK_LIMIT,
+                                "stopped after examining more than " + limits.examinedRows() + " rows (the work bound)");
+                    }
                     return new Execution.Success(statement, result);
                 } catch (SQLException e) {
                     // checked first: a frozen server ignores the cancel too, then the socket times out
@@ -195,7 +214,11 @@ public final class JdbcDatabase implements Database {
     }
 
     private QueryResult read(Statement st, String sql, ExecutionLimits limits, long started) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
+        // execute, not executeQuery: the driver would refuse a bounded statement's SET STATEMENT ... FOR prefix
+        if (!st.execute(sql)) throw new SQLException("the statement produced no result set");
+        ResultSet rs = st.getResultSet();
+        boolean cutShort = false;
+        try {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
             List<String> labels = new ArrayList<>(n);
@@ -211,17 +234,68 @@ public final class JdbcDatabase implements Database {
             }
             List<List<Object>> rows = new ArrayList<>();
             boolean truncated = false;
+            long bytes = 0;
+            long valueCap = Math.min(limits.byteCap(), ExecutionLimits.MAX_VALUE_BYTES);
+            reading:
             while (rs.next()) {
                 if (rows.size() == limits.rowCap()) {
                     truncated = true;
                     break;
                 }
                 List<Object> row = new ArrayList<>(n);
-                for (int i = 1; i <= n; i++) row.add(Values.canonical(readValue(rs, i, types[i - 1]), types[i - 1], typeNames[i - 1], fractions[i - 1]));
+                for (int i = 1; i <= n; i++) {
+                    Object raw = readValue(rs, i, types[i - 1]);
+                    long size = size(raw);
+                    bytes += size;
+                    // the row that would pass a bound is not kept: no value is ever kept cut
+                    if (size > valueCap || bytes > limits.byteCap()) {
+                        truncated = true;
+                        cutShort = true;
+                        break reading;
+                    }
+                    row.add(Values.canonical(raw, types[i - 1], typeNames[i - 1], fractions[i - 1]));
+                }
                 rows.add(row);
             }
             return new QueryResult(labels, rows, truncated, (System.nanoTime() - started) / 1_000_000);
+        } finally {
+            if (cutShort && kind.dialect() == Dialect.MYSQL) {
+                // the driver reads what is left of a streamed result on close: stop the statement first, then what
+                // the server already sent is all that is left to skip
+                try {
+                    st.cancel();
+                } catch (SQLException | RuntimeException ignored) {
+                    // it may have finished meanwhile
+                }
+                try {
+                    rs.close();
+                } catch (SQLException ignored) {
+                    // "query execution was interrupted": the cancel above, not a failure of what was kept
+                }
+            } else {
+                rs.close();
+            }
         }
+    }
+
+    /** What a value counts against the byte cap: a string its characters, a blob its bytes, anything else 16. */
+    static long size(Object value) {
+        if (value instanceof String s) return s.length();
+        if (value instanceof byte[] b) return b.length;
+        return 16;
+    }
+
+    /**
+     * Whether the statement's {@code LIMIT ROWS EXAMINED} stopped it: MariaDB says so in warning 1931, which the
+     * driver does not hand over for a streamed result, so the server is asked.
+     */
+    private static boolean examinedTooMany(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW WARNINGS")) {
+            while (rs.next()) {
+                if (rs.getInt(2) == 1931) return true;
+            }
+        }
+        return false;
     }
 
     private Object readValue(ResultSet rs, int i, int type) throws SQLException {
@@ -251,6 +325,8 @@ public final class JdbcDatabase implements Database {
         if (connection == null || connection.isClosed()) {
             connection = connections.open();
             sessionTimeout = null;
+            mariaDb = kind == DatabaseKind.EMBEDDED_MARIADB || (kind.dialect() == Dialect.MYSQL
+                    && String.valueOf(connection.getMetaData().getDatabaseProductVersion()).contains("MariaDB"));
         }
         if (kind.dialect() == Dialect.MYSQL && !timeout.equals(sessionTimeout)) {
             // a server that does not answer within the statement's own limit plus a margin is frozen or gone

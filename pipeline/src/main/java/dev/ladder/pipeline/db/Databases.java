@@ -54,7 +54,7 @@ public final class Databases {
             // after a restart the load is verified (and redone if the server lost it)
             return new JdbcDatabase(lower, DatabaseKind.EMBEDDED_MARIADB,
                     () -> server.readerConnection(lower, ConnectionTimeouts.DEFAULT, mode), null, () -> {
-                        if (server.restartIfDead()) ClassicModels.ensureLoaded(server, dataDir);
+                        if (server.recover(recoveryPatience(ConnectionTimeouts.DEFAULT))) ClassicModels.ensureLoaded(server, dataDir);
                     }, ConnectionTimeouts.DEFAULT);
         }
         if (lower.endsWith(".sqlite") || lower.endsWith(".sqlite3") || lower.endsWith(".db") || Files.isRegularFile(Path.of(s))) {
@@ -77,7 +77,13 @@ public final class Databases {
     /** As {@link #embedded(EmbeddedMariaDb, String, ConnectionTimeouts)}, sessions in {@code mode}. */
     public static Database embedded(EmbeddedMariaDb server, String database, ConnectionTimeouts timeouts, SqlMode mode) {
         return new JdbcDatabase(database, DatabaseKind.EMBEDDED_MARIADB,
-                () -> server.readerConnection(database, timeouts, mode), null, server::restartIfDead, timeouts);
+                () -> server.readerConnection(database, timeouts, mode), null, () -> server.recover(recoveryPatience(timeouts)),
+                timeouts);
+    }
+
+    /** How long a lost embedded server is waited for before the one retry: three connect timeouts. */
+    static java.time.Duration recoveryPatience(ConnectionTimeouts timeouts) {
+        return timeouts.connect().multipliedBy(3);
     }
 
     /**

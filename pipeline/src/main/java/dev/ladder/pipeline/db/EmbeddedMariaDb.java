@@ -10,7 +10,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -38,8 +37,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One server per cache directory, shared by every Ladder process that uses it: a process finds the server
  * another one started and connects to it; the file lock guards only starting and stopping, and the server is stopped
- * when the last process using it exits (each process registers under {@code clients/}). Formerly: a file lock kept a second process away from the
- * same data directory, and a server left behind by a killed process is stopped on the next start.
+ * when the last process using it exits (each process registers under {@code clients/}). A process that finds the
+ * server answering needs no lock to use it, nor to leave it while others still use it; only starting, stopping and
+ * restarting take the lock, and a waiter blocks on it (the kernel hands it over on release) instead of polling. A
+ * server left behind by a killed process is stopped on the next start.
+ *
+ * <p>Joining without the lock is safe because of an order both sides keep: a joiner registers before it looks for the
+ * server's port file; the last to leave hides the port file (under the lock) before it looks at who is registered, and
+ * puts it back when someone is.
  */
 public final class EmbeddedMariaDb {
 
@@ -107,6 +112,15 @@ public final class EmbeddedMariaDb {
         long t0 = System.nanoTime();
         try {
             Files.createDirectories(root);
+            // a server that answers needs no lock: registered first, so the last one leaving sees this process
+            writeClientEntry(root);
+            OptionalInt answering = liveServer(root);
+            if (answering.isPresent()) {
+                EmbeddedMariaDb server = new EmbeddedMariaDb(root, answering.getAsInt(), null, Duration.ofNanos(System.nanoTime() - t0));
+                log.info("embedded MariaDB already running on port {}: using it", answering.getAsInt());
+                server.register();
+                return server;
+            }
             EmbeddedMariaDb server;
             try (Held held = acquireLock(root.resolve("server.lock"))) {
                 OptionalInt live = liveServer(root);
@@ -287,6 +301,52 @@ public final class EmbeddedMariaDb {
     }
 
     /**
+     * What a process does after its connection to the server failed, before its one retry: the server is judged by
+     * whether it answers, not by its process alone. It waits, with growing pauses, for the server to answer where its
+     * port file says (another process may have restarted it on another port: that one is used from then on); a server
+     * whose process is gone (or a zombie) is started again by this process, whoever started it before; a server that
+     * lives but does not answer (frozen) is waited for up to {@code patience}, then left to the retry to report.
+     *
+     * @return whether this process restarted the server (its databases may then need loading again)
+     */
+    public synchronized boolean recover(Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        long pause = 100;
+        while (true) {
+            OptionalInt answering = answeringPort(root, Duration.ofMillis(Math.max(500, Math.min(patience.toMillis(), 2000))));
+            if (answering.isPresent()) {
+                if (answering.getAsInt() != port) {
+                    log.info("the embedded MariaDB under {} now listens on port {} (started again by another process)",
+                            root, answering.getAsInt());
+                    port = answering.getAsInt();
+                    db = null;
+                }
+                return false;
+            }
+            if (!alive()) return restartIfDead();
+            if (System.nanoTime() > deadline) return false;
+            sleepQuietly(pause);
+            pause = Math.min(pause * 2, 2000);
+        }
+    }
+
+    /** The port in the port file, if the server there answers root within {@code patience}. */
+    private static OptionalInt answeringPort(Path root, Duration patience) {
+        try {
+            Path portFile = portFile(root);
+            if (!Files.isRegularFile(portFile)) return OptionalInt.empty();
+            int p = Integer.parseInt(Files.readString(portFile).strip());
+            try (Connection c = DriverManager.getConnection(url(p, "", patience, patience) + "&user=root");
+                 Statement st = c.createStatement()) {
+                st.execute("SELECT 1");
+            }
+            return OptionalInt.of(p);
+        } catch (IOException | NumberFormatException | SQLException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /**
      * Starts the server again, on the same data directory and under the lock this JVM holds, when its process
      * died (killed, crashed); does nothing while it lives. Returns whether it restarted. Throws
      * {@link InfrastructureError} when it does not come back.
@@ -449,31 +509,56 @@ public final class EmbeddedMariaDb {
      * used the server stops it (entries of processes that died without leaving are not counted).
      */
     private void register() throws IOException {
-        Path clients = Files.createDirectories(root.resolve("clients"));
-        long me = ProcessHandle.current().pid();
-        Files.writeString(clients.resolve(Long.toString(me)), "");
+        writeClientEntry(root);
         Runtime.getRuntime().addShutdownHook(new Thread(this::leave, "ladder-mariadb-leave"));
     }
 
+    private static void writeClientEntry(Path root) throws IOException {
+        Path clients = Files.createDirectories(root.resolve("clients"));
+        Files.writeString(clients.resolve(Long.toString(ProcessHandle.current().pid())), "");
+    }
+
+    /** Whether a process other than this one is registered and alive (entries of dead ones are removed). */
+    private static boolean othersRegistered(Path clients) throws IOException {
+        long me = ProcessHandle.current().pid();
+        boolean others = false;
+        try (var entries = Files.list(clients)) {
+            for (Path p : entries.toList()) {
+                long pid;
+                try {
+                    pid = Long.parseLong(p.getFileName().toString());
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid == me) continue;
+                if (processAlive(pid)) others = true;
+                else Files.deleteIfExists(p);   // a process killed before it could leave
+            }
+        }
+        return others;
+    }
+
+    /**
+     * Leaves the server: while others use it, that is only removing this process's entry (no lock). The one that
+     * finds nobody else takes the lock, hides the port file from joiners, looks once more, and stops the server only
+     * if still nobody came (a joiner registers before it looks for the port file, so it is seen, or it finds no port
+     * file and waits for the lock, then starts or joins).
+     */
     private void leave() {
         Path clients = root.resolve("clients");
-        long me = ProcessHandle.current().pid();
-        try (Held held = acquireLock(root.resolve("server.lock"), Duration.ofSeconds(10))) {
-            Files.deleteIfExists(clients.resolve(Long.toString(me)));
-            boolean others = false;
-            try (var entries = Files.list(clients)) {
-                for (Path p : entries.toList()) {
-                    long pid;
-                    try {
-                        pid = Long.parseLong(p.getFileName().toString());
-                    } catch (NumberFormatException e) {
-                        continue;
-                    }
-                    if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) others = true;
-                    else Files.deleteIfExists(p);   // a process killed before it could leave
+        try {
+            Files.deleteIfExists(clients.resolve(Long.toString(ProcessHandle.current().pid())));
+            if (othersRegistered(clients)) return;
+            try (Held held = acquireLock(root.resolve("server.lock"), Duration.ofSeconds(10))) {
+                Path portFile = portFile(root);
+                String advertised = Files.isRegularFile(portFile) ? Files.readString(portFile) : null;
+                Files.deleteIfExists(portFile);
+                if (othersRegistered(clients)) {
+                    if (advertised != null) Files.writeString(portFile, advertised);
+                    return;
                 }
+                stopServer();
             }
-            if (!others) stopServer();
         } catch (IOException | RuntimeException e) {
             // the JVM is going; a server left running is found and used (or stopped) by the next start
         }
@@ -504,49 +589,88 @@ public final class EmbeddedMariaDb {
         Files.deleteIfExists(portFile(root));
     }
 
-    /** A held start/stop lock; closing it closes its file, which releases the lock. */
-    private record Held(FileChannel channel) implements AutoCloseable {
+    /** A held start/stop lock; closing it closes its file (which releases the lock) and lets this JVM's next waiter in. */
+    private record Held(FileChannel channel, java.util.concurrent.locks.ReentrantLock inJvm) implements AutoCloseable {
         @Override
         public void close() throws IOException {
-            channel.close();
+            try {
+                channel.close();
+            } finally {
+                inJvm.unlock();
+            }
         }
     }
+
+    /** Threads of this JVM queue here first (fairly): a file lock cannot be taken twice by one process. */
+    private static final Map<Path, java.util.concurrent.locks.ReentrantLock> IN_JVM_LOCKS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final java.util.concurrent.ScheduledExecutorService LOCK_ALARMS =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "ladder-lock-alarm");
+                t.setDaemon(true);
+                return t;
+            });
 
     private static Held acquireLock(Path lockFile) throws IOException {
         return acquireLock(lockFile, LOCK_WAIT);
     }
 
-    /** The lock that guards starting and stopping the server (not its use); closing the lock closes its file. */
+    /**
+     * The lock that guards starting and stopping the server (not its use). A waiter blocks on the file lock, so the
+     * kernel hands it over when it is released (polling would let a quicker process take it again and again); an
+     * alarm ends the wait at the deadline.
+     */
     private static Held acquireLock(Path lockFile, Duration wait) throws IOException {
-        FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         long deadline = System.nanoTime() + wait.toNanos();
-        boolean told = false;
-        while (true) {
-            FileLock lock;
-            try {
-                lock = ch.tryLock();
-            } catch (java.nio.channels.OverlappingFileLockException e) {
-                lock = null;   // another thread of this JVM holds it: wait as for another process
-            }
-            if (lock != null) return new Held(ch);
-            if (!told) {
+        java.util.concurrent.locks.ReentrantLock inJvm =
+                IN_JVM_LOCKS.computeIfAbsent(lockFile.toAbsolutePath().normalize(), k -> new java.util.concurrent.locks.ReentrantLock(true));
+        try {
+            if (!inJvm.tryLock(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) throw lockTimeout(lockFile, wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserError("interrupted while waiting for the embedded database lock");
+        }
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            if (ch.tryLock() == null) {
                 log.warn("waiting for another Ladder process that starts or stops the embedded database ({})",
                         lockFile.getParent());
-                told = true;
+                Thread waiter = Thread.currentThread();
+                java.util.concurrent.atomic.AtomicBoolean rang = new java.util.concurrent.atomic.AtomicBoolean();
+                java.util.concurrent.ScheduledFuture<?> alarm = LOCK_ALARMS.schedule(() -> {
+                    rang.set(true);
+                    waiter.interrupt();
+                }, Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                try {
+                    ch.lock();
+                } catch (java.nio.channels.FileLockInterruptionException | java.nio.channels.ClosedByInterruptException e) {
+                    alarm.cancel(false);
+                    boolean timedOut = rang.get();
+                    Thread.interrupted();
+                    if (!timedOut) {
+                        Thread.currentThread().interrupt();
+                        throw new UserError("interrupted while waiting for the embedded database lock");
+                    }
+                    throw lockTimeout(lockFile, wait);
+                } finally {
+                    alarm.cancel(false);
+                    // an alarm that rang just after the lock was granted must not leave this thread interrupted
+                    if (rang.get()) Thread.interrupted();
+                }
             }
-            if (System.nanoTime() > deadline) {
-                ch.close();
-                throw new UserError("another Ladder process has been starting or stopping the embedded database under "
-                        + lockFile.getParent() + " for " + wait.toSeconds() + " s; try again, or set LADDER_CACHE_DIR"
-                        + " to another folder, or use --url");
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new UserError("interrupted while waiting for the embedded database lock");
-            }
+            return new Held(ch, inJvm);
+        } catch (IOException | RuntimeException e) {
+            if (ch != null) ch.close();
+            inJvm.unlock();
+            throw e;
         }
+    }
+
+    private static UserError lockTimeout(Path lockFile, Duration wait) {
+        return new UserError("another Ladder process has been starting or stopping the embedded database under "
+                + lockFile.getParent() + " for " + wait.toSeconds() + " s; try again, or set LADDER_CACHE_DIR"
+                + " to another folder, or use --url");
     }
 
     /** A server whose JVM was killed keeps running and holds the data directory: stop it. */

@@ -116,4 +116,63 @@ class EmbeddedPersistenceTest {
         ProcessHandle.of(serverPid).ifPresent(p -> p.onExit().join());
         assertThat(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
+
+    /** Reads a probe's output up to the line starting with {@code prefix}; returns that line. */
+    private static String until(BufferedReader out, String prefix) throws java.io.IOException {
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith(prefix)) {
+            // start-up talk
+        }
+        assertThat(line).as("probe output").isNotNull();
+        return line;
+    }
+
+    @Test
+    void aHealthyServerNeedsNoLockSoAStuckProcessHoldingItStopsNobody() throws Exception {
+        Process holder = probe("hold", "40");
+        BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        until(out, "ready");
+        // a process stuck while starting or stopping: it holds the start/stop lock and does nothing
+        Process stuck = probe("lock", "120");
+        BufferedReader stuckOut = new BufferedReader(new InputStreamReader(stuck.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(until(stuckOut, "locked")).isEqualTo("locked");
+        try {
+            // three processes come and go meanwhile: each finds the server answering and needs no lock to use it
+            // or to leave it (before: each waited 60 s for the lock, then gave up)
+            for (int i = 0; i < 3; i++) {
+                long t0 = System.nanoTime();
+                List<String> lines = runAll("check");
+                assertThat(lines.get(lines.size() - 1)).isEqualTo("missing");
+                assertThat(lines).noneMatch(l -> l.contains("waiting for another Ladder process"));
+                assertThat((System.nanoTime() - t0) / 1_000_000_000L).as("a sanity bound for a wait, not a timing").isLessThan(45);
+            }
+        } finally {
+            stuck.destroyForcibly();
+            stuck.waitFor(30, TimeUnit.SECONDS);
+            holder.destroyForcibly();
+            holder.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aServerAnotherProcessRestartedIsFoundWhereverItListens() throws Exception {
+        // the user's process started the server and queries it through a guarded database
+        root = Files.createTempDirectory("ladder-embedded-");
+        Path go = root.resolveSibling(root.getFileName() + ".go");
+        Process user = probe("query", go.toString());
+        BufferedReader out = new BufferedReader(new InputStreamReader(user.getInputStream(), StandardCharsets.UTF_8));
+        long serverPid = Long.parseLong(until(out, "ready").substring("ready ".length()));
+        // the server dies; another process (not its owner) starts it again, on a port of its own choosing
+        ProcessHandle.of(serverPid).orElseThrow().destroyForcibly();
+        assertThat(run("check")).isEqualTo("missing");
+        Files.writeString(go, "go");
+        // the user's process finds the server where it now listens and goes on (before: it retried the old port, and
+        // its own restart found a live process and did nothing)
+        String last = null;
+        String line;
+        while ((line = out.readLine()) != null) last = line;
+        assertThat(user.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        Files.deleteIfExists(go);
+        assertThat(last).isEqualTo("answered 10");
+    }
 }

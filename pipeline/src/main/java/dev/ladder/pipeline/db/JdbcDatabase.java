@@ -260,18 +260,10 @@ public final class JdbcDatabase implements Database {
             return new QueryResult(labels, rows, truncated, (System.nanoTime() - started) / 1_000_000);
         } finally {
             if (cutShort && kind.dialect() == Dialect.MYSQL) {
-                // the driver reads what is left of a streamed result on close: stop the statement first, then what
-                // the server already sent is all that is left to skip
-                try {
-                    st.cancel();
-                } catch (SQLException | RuntimeException ignored) {
-                    // it may have finished meanwhile
-                }
-                try {
-                    rs.close();
-                } catch (SQLException ignored) {
-                    // "query execution was interrupted": the cancel above, not a failure of what was kept
-                }
+                // the driver would read the rest of a streamed result on close (gigabytes, maybe): the connection is
+                // abandoned instead (its socket closed, so the server stops sending), and the next statement opens a
+                // new one
+                abandonConnection();
             } else {
                 rs.close();
             }
@@ -343,6 +335,22 @@ public final class JdbcDatabase implements Database {
             sessionTimeout = timeout;
         }
         return connection;
+    }
+
+    /** Closes the connection's socket at once, without reading what the server still sends. */
+    private void abandonConnection() {
+        Connection c = connection;
+        connection = null;
+        if (c == null) return;
+        try {
+            c.abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // gone either way
+            }
+        }
     }
 
     private void dropConnection() {

@@ -6,11 +6,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteLimits;
 import org.sqlite.SQLiteOpenMode;
 
 /**
@@ -82,7 +85,7 @@ public final class Databases {
     }
 
     /** How long a lost embedded server is waited for before the one retry: three connect timeouts. */
-    static java.time.Duration recoveryPatience(ConnectionTimeouts timeouts) {
+    static Duration recoveryPatience(ConnectionTimeouts timeouts) {
         return timeouts.connect().multipliedBy(3);
     }
 
@@ -148,7 +151,7 @@ public final class Databases {
         cfg.setOpenMode(SQLiteOpenMode.READONLY);
         Connection c = cfg.createConnection("jdbc:sqlite:file:" + file + "?mode=ro");
         // SQLite builds values inside this process: a longer string or blob is an error, never an allocation
-        c.unwrap(org.sqlite.SQLiteConnection.class).setLimit(org.sqlite.SQLiteLimits.SQLITE_LIMIT_LENGTH,
+        c.unwrap(SQLiteConnection.class).setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH,
                 ExecutionLimits.ENGINE_VALUE_LIMIT);
         ReadOnlySessions.makeReadOnly(c, Dialect.SQLITE);
         return c;

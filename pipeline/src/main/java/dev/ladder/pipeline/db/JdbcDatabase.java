@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -118,19 +119,19 @@ public final class JdbcDatabase implements Database {
      * execution that follows it recovers).
      */
     @Override
-    public synchronized java.util.Optional<Execution> explain(String sql, ExecutionLimits limits) {
+    public synchronized Optional<Execution> explain(String sql, ExecutionLimits limits) {
         GuardVerdict verdict = guard.check(sql);
         String statement = verdict.sql();
         if (!verdict.accepted()) {
-            return java.util.Optional.of(Execution.failure(statement,
+            return Optional.of(Execution.failure(statement,
                     verdict.syntax() ? ExecutionError.Kind.SYNTAX : ExecutionError.Kind.REJECTED, verdict.reason()));
         }
         String prefix = kind.dialect() == Dialect.SQLITE ? "EXPLAIN QUERY PLAN " : "EXPLAIN ";
         try {
-            return java.util.Optional.of(attempt(prefix + statement, limits));
+            return Optional.of(attempt(prefix + statement, limits));
         } catch (Lost lost) {
             dropConnection();
-            return java.util.Optional.of(Execution.failure(statement, ExecutionError.Kind.OTHER,
+            return Optional.of(Execution.failure(statement, ExecutionError.Kind.OTHER,
                     "the database could not explain it: " + oneLine(lost.getCause())));
         }
     }
@@ -148,7 +149,7 @@ public final class JdbcDatabase implements Database {
         String run = statement;
         boolean bounded = false;
         if (limits.examinedRows() > 0 && mariaDb) {
-            java.util.Optional<String> withBound = ExaminedRowsBound.apply(statement, limits.examinedRows());
+            Optional<String> withBound = ExaminedRowsBound.apply(statement, limits.examinedRows());
             bounded = withBound.isPresent();
             // without join buffering every row combination a join forms is a row examined (a join buffer would
             // compare them unseen by the count), so an exploding join meets the bound

@@ -219,6 +219,9 @@ final class TestSuiteCommand {
         t.add(List.of("killed by suite", Integer.toString(suite.killedBySuite())));
         t.add(List.of("never killed", Integer.toString(suite.neverKilledCount())));
         t.add(List.of("distinguished", String.format(Locale.ROOT, "%.1f%%", suite.distinguishedPercent())));
+        t.add(List.of("decided by", suite.workBound() == 0 ? "a time limit (built before the work bound: rebuild)"
+                : String.format(Locale.ROOT, "at most %,d rows examined", suite.workBound())
+                + (suite.timeLimited() > 0 ? "; " + suite.timeLimited() + " runs by the time backstop" : "")));
         t.add(List.of("elapsed", String.format(Locale.ROOT, "%.1f s", suite.elapsedMillis() / 1000.0)));
         t.print(out);
         out.flush();

@@ -291,7 +291,7 @@ public final class TestSuiteBuilder {
             long elapsed = (System.nanoTime() - t0) / 1_000_000;
             if (timeLimited[0] > 0) {
                 progress.accept(timeLimited[0] + " runs were stopped by the time backstop, not the work bound:"
-                        + " on a less busy machine this suite could differ (see time_limited in the manifest)");
+                        + " on a less busy machine this suite could differ (timeLimited in the manifest)");
             }
             done = true;
             return new TestSuite(options.database(), options.benchmark(), options.split(), options.seed(), kept,

@@ -54,10 +54,15 @@ public record TiedOrder(int width, List<Run> runs) {
      * are selected instead and tie when their values are equal.
      */
     public static Optional<TiedOrder> of(Database db, String goldSql) {
+        return of(db, goldSql, ExecutionLimits.DEFAULT);
+    }
+
+    /** As {@link #of(Database, String)}, the ranking query under {@code limits} (its row cap raised to 100,000). */
+    public static Optional<TiedOrder> of(Database db, String goldSql, ExecutionLimits limits) {
         for (boolean rank : new boolean[] {true, false}) {
             Optional<Rewrite> r = rewrite(goldSql, rank);
             if (r.isEmpty()) return Optional.empty();
-            Execution ex = db.execute(r.get().sql(), ExecutionLimits.DEFAULT.withRowCap(ROW_CAP));
+            Execution ex = db.execute(r.get().sql(), limits.withRowCap(ROW_CAP));
             if (ex instanceof Execution.Success ok) {
                 if (ok.result().truncated()) return Optional.empty();
                 QueryResult all = ok.result();
@@ -67,7 +72,8 @@ public record TiedOrder(int width, List<Run> runs) {
                 return Optional.of(runs(ResultComparison.keys(all.rows()), width, keyColumns, r.get().start(), r.get().end()));
             }
             // too slow to rank is too slow to run again
-            if (ex instanceof Execution.Failure f && f.error().kind() == ExecutionError.Kind.TIMEOUT) return Optional.empty();
+            if (ex instanceof Execution.Failure f && (f.error().kind() == ExecutionError.Kind.TIMEOUT
+                    || f.error().kind() == ExecutionError.Kind.WORK_LIMIT)) return Optional.empty();
         }
         return Optional.empty();
     }

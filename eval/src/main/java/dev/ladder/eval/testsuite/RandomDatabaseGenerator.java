@@ -150,9 +150,8 @@ public final class RandomDatabaseGenerator {
                 st.execute("USE " + q(name));
                 st.execute("SET SESSION foreign_key_checks = 0");
                 try {
-                    // TRUNCATE, not DELETE: deleted rows linger until the background purge removes them, and the
-                    // statistics ANALYZE takes (so the plans, and the order of rows ORDER BY leaves open) would depend
-                    // on how far the purge had got, that is on timing and load; a truncated table is new
+                    // TRUNCATE, not DELETE: a truncated table is new, as a created one is, while deleted rows wait
+                    // for the background purge, whose progress depends on timing and load
                     for (TableInfo t : tables) st.execute("TRUNCATE TABLE " + q(t.name()));
                 } finally {
                     st.execute("SET SESSION foreign_key_checks = 1");

@@ -11,7 +11,9 @@ import java.time.Duration;
  * @param examinedRows a work bound that does not depend on the clock: on MariaDB the statement runs with
  *                     {@code LIMIT ROWS EXAMINED} and one that examines more rows fails as
  *                     {@link ExecutionError.Kind#WORK_LIMIT}, on an idle and on a busy machine alike; 0 for none
- *                     (other servers: ignored, the timeout alone applies)
+ *                     (other servers: ignored, the timeout alone applies). Such a run is also reproducible where
+ *                     SQL leaves the order of rows open: MariaDB's internal temporary tables go to disk for it, so
+ *                     tied rows come in the same order every time (in memory it varies from run to run)
  * @param byteCap      bytes of values kept (a string counts its characters, a blob its bytes, any other value 16):
  *                     reading stops there and marks the result truncated, so an untrusted query cannot fill memory
  */

@@ -151,9 +151,11 @@ public final class JdbcDatabase implements Database {
         if (limits.examinedRows() > 0 && mariaDb) {
             Optional<String> withBound = ExaminedRowsBound.apply(statement, limits.examinedRows());
             bounded = withBound.isPresent();
-            // without join buffering every row combination a join forms is a row examined (a join buffer would
-            // compare them unseen by the count), so an exploding join meets the bound
-            if (bounded) run = "SET STATEMENT join_cache_level = 0 FOR " + withBound.get();
+            // a bounded run is a reproducible one: without join buffering every row combination a join forms is a
+            // row examined (a join buffer would compare them unseen by the count), so an exploding join meets the
+            // bound; and internal temporary tables go to disk, where a row's position (which breaks ties when their
+            // rows are sorted) follows the order rows came in, not memory addresses that change from run to run
+            if (bounded) run = "SET STATEMENT join_cache_level = 0, tmp_memory_table_size = 0 FOR " + withBound.get();
         }
         try {
             try (Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {

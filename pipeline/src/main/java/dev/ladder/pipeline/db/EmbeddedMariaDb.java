@@ -500,15 +500,9 @@ public final class EmbeddedMariaDb {
             if (ph.isEmpty() || !ph.get().isAlive()) return OptionalInt.empty();
             String cmd = ph.get().info().command().orElse("");
             if (!(cmd.endsWith("mysqld") || cmd.endsWith("mariadbd"))) return OptionalInt.empty();
-            int port = Integer.parseInt(Files.readString(portFile).strip());
             // generous: a busy server of another process must not be taken for a dead one (and stopped)
-            Duration patience = ConnectionTimeouts.DEFAULT.connect();
-            try (Connection c = DriverManager.getConnection(url(port, "", patience, patience) + "&user=root");
-                 Statement st = c.createStatement()) {
-                st.execute("SELECT 1");
-            }
-            return OptionalInt.of(port);
-        } catch (IOException | NumberFormatException | SQLException e) {
+            return answeringPort(root, ConnectionTimeouts.DEFAULT.connect());
+        } catch (IOException | NumberFormatException e) {
             return OptionalInt.empty();
         }
     }

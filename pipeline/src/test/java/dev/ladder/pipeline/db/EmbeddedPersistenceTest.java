@@ -120,10 +120,11 @@ class EmbeddedPersistenceTest {
     /** Reads a probe's output up to the line starting with {@code prefix}; returns that line. */
     private static String until(BufferedReader out, String prefix) throws java.io.IOException {
         String line;
+        List<String> talk = new java.util.ArrayList<>();
         while ((line = out.readLine()) != null && !line.startsWith(prefix)) {
-            // start-up talk
+            talk.add(line);   // start-up talk
         }
-        assertThat(line).as("probe output").isNotNull();
+        assertThat(line).as("probe output: " + String.join("\n", talk)).isNotNull();
         return line;
     }
 

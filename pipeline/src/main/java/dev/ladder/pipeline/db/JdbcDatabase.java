@@ -174,7 +174,8 @@ public final class JdbcDatabase implements Database {
                         TimeUnit.MILLISECONDS);
                 try {
                     QueryResult result = read(st, run, limits, started);
-                    if (bounded && examinedTooMany(c)) {
+                    // a result cut at the byte bound abandoned its connection: it is marked truncated already
+                    if (bounded && connection == c && examinedTooMany(c)) {
                         return Execution.failure(statement, ExecutionError.Kind.WORK_LIMIT,
                                 "stopped after examining more than " + limits.examinedRows() + " rows (the work bound)");
                     }

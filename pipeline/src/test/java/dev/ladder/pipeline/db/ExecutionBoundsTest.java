@@ -115,6 +115,18 @@ class ExecutionBoundsTest {
         assertThat(result(db(kind).execute("SELECT COUNT(*) FROM offices")).rows().get(0).get(0)).isEqualTo(7L);
     }
 
+    @Test
+    void aBoundedRunCutAtTheByteBoundIsATruncatedResult() {
+        // both bounds on one statement: the byte bound cuts first (and abandons the connection), no work-bound check
+        // is asked of the abandoned connection
+        QueryResult r = result(TestData.classicModels().execute("SELECT REPEAT('z', 1000000) AS big FROM orderdetails",
+                WORK_BOUND.withByteCap(3_000_000)));
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.rows()).hasSizeBetween(1, 3);
+        assertThat(result(TestData.classicModels().execute("SELECT COUNT(*) FROM offices", WORK_BOUND)).rows().get(0).get(0))
+                .isEqualTo(7L);
+    }
+
     @ParameterizedTest
     @MethodSource("kinds")
     void oneValueOverTheValueBoundCutsTheResultBeforeIt(String kind) {

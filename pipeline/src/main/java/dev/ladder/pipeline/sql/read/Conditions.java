@@ -18,16 +18,7 @@ public final class Conditions {
      * into conjuncts. {@code ||} counts although SQLite reads it as concatenation: not splitting is the safe side.
      */
     public static boolean topLevelOr(List<SqlToken> t, int from, int to) {
-        int depth = 0;
-        int cases = 0;
-        for (int k = from; k < to; k++) {
-            SqlToken tok = t.get(k);
-            if (tok.isSymbol("(")) depth++;
-            else if (tok.isSymbol(")")) depth--;
-            else if (depth == 0 && tok.isWord("CASE")) cases++;
-            else if (depth == 0 && tok.isWord("END") && cases > 0) cases--;
-            else if (depth == 0 && cases == 0 && (tok.isWord("OR") || tok.isWord("XOR") || tok.isSymbol("||"))) return true;
-        }
+        for (int k : connectives(t, from, to)) if (orLike(t.get(k))) return true;
         return false;
     }
 
@@ -36,13 +27,10 @@ public final class Conditions {
      * span when an OR-like operator stands at the top (see {@link #topLevelOr}).
      */
     public static List<OuterClauses.Clause> conjuncts(List<SqlToken> t, int from, int to) {
-        List<OuterClauses.Clause> out = new ArrayList<>();
-        if (to <= from) return out;
-        if (topLevelOr(t, from, to)) {
-            out.add(new OuterClauses.Clause(from, to));
-            return out;
-        }
-        return split(t, from, to, true);
+        if (to <= from) return new ArrayList<>();
+        List<Integer> at = connectives(t, from, to);
+        if (at.stream().anyMatch(k -> orLike(t.get(k)))) return split(from, to, List.of());
+        return split(from, to, at);
     }
 
     /**
@@ -50,33 +38,24 @@ public final class Conditions {
      * {@code ||} stands at the top beside the ORs, or when there is no OR.
      */
     public static List<OuterClauses.Clause> disjuncts(List<SqlToken> t, int from, int to) {
-        int depth = 0;
-        int cases = 0;
-        int betweens = 0;
-        boolean or = false;
-        for (int k = from; k < to; k++) {
-            SqlToken tok = t.get(k);
-            if (tok.isSymbol("(")) depth++;
-            else if (tok.isSymbol(")")) depth--;
-            if (depth != 0) continue;
-            if (tok.isWord("CASE")) cases++;
-            else if (tok.isWord("END") && cases > 0) cases--;
-            else if (cases > 0) continue;
-            else if (tok.isWord("BETWEEN")) betweens++;
-            else if (tok.isWord("AND") && betweens > 0) betweens--;
-            else if (tok.isWord("AND") || tok.isSymbol("&&") || tok.isWord("XOR") || tok.isSymbol("||")) return List.of();
-            else if (tok.isWord("OR")) or = true;
-        }
-        return or ? split(t, from, to, false) : List.of();
+        List<Integer> at = connectives(t, from, to);
+        if (at.isEmpty() || !at.stream().allMatch(k -> t.get(k).isWord("OR"))) return List.of();
+        return split(from, to, at);
     }
 
-    /** Splits at AND (conjuncts) or OR (disjuncts) at the span's level, outside BETWEEN ... AND and CASE ... END. */
-    private static List<OuterClauses.Clause> split(List<SqlToken> t, int from, int to, boolean and) {
-        List<OuterClauses.Clause> out = new ArrayList<>();
+    private static boolean orLike(SqlToken tok) {
+        return tok.isWord("OR") || tok.isWord("XOR") || tok.isSymbol("||");
+    }
+
+    /**
+     * The logical operators (AND, {@code &&}, OR, XOR, {@code ||}) at the span's own level: outside parentheses, CASE
+     * ... END, and not the AND of {@code BETWEEN x AND y}.
+     */
+    private static List<Integer> connectives(List<SqlToken> t, int from, int to) {
+        List<Integer> out = new ArrayList<>();
         int depth = 0;
         int cases = 0;
         int betweens = 0;
-        int start = from;
         for (int k = from; k < to; k++) {
             SqlToken tok = t.get(k);
             if (tok.isSymbol("(")) depth++;
@@ -87,10 +66,18 @@ public final class Conditions {
             else if (cases > 0) continue;
             else if (tok.isWord("BETWEEN")) betweens++;
             else if (tok.isWord("AND") && betweens > 0) betweens--;
-            else if (and ? tok.isWord("AND") || tok.isSymbol("&&") : tok.isWord("OR")) {
-                if (k > start) out.add(new OuterClauses.Clause(start, k));
-                start = k + 1;
-            }
+            else if (tok.isWord("AND") || tok.isSymbol("&&") || orLike(tok)) out.add(k);
+        }
+        return out;
+    }
+
+    /** The parts of [from, to) between the operator tokens at {@code at} (empty parts left out). */
+    private static List<OuterClauses.Clause> split(int from, int to, List<Integer> at) {
+        List<OuterClauses.Clause> out = new ArrayList<>();
+        int start = from;
+        for (int k : at) {
+            if (k > start) out.add(new OuterClauses.Clause(start, k));
+            start = k + 1;
         }
         if (to > start) out.add(new OuterClauses.Clause(start, to));
         return out;

@@ -389,10 +389,6 @@ public final class TestSuiteBuilder {
         return kills;
     }
 
-    static boolean distinguishes(String goldSql, QueryResult gold, Execution neighbour) {
-        return distinguishes(goldSql, gold, Optional.empty(), neighbour);
-    }
-
     /**
      * The ties of an ordered gold on {@code db} (as the scorer finds them), so that a neighbour is never told apart by
      * the order of rows its sort keys leave open: MariaDB orders such rows differently from one run to the next (a

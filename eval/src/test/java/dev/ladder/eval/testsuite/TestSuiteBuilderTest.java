@@ -112,7 +112,7 @@ class TestSuiteBuilderTest {
             assertThat(((Execution.Failure) e).error().kind()).isEqualTo(dev.ladder.pipeline.db.ExecutionError.Kind.WORK_LIMIT);
             assertThat(timeLimited[0]).isZero();
             Execution gold = TestSuiteBuilder.runBounded(original, GOLD, timeLimited);
-            assertThat(TestSuiteBuilder.distinguishes(GOLD, ((Execution.Success) gold).result(), e)).isFalse();
+            assertThat(TestSuiteBuilder.distinguishes(GOLD, ((Execution.Success) gold).result(), java.util.Optional.empty(), e)).isFalse();
         }
         assertThat(suite.workBound()).isEqualTo(TestSuiteBuilder.WORK_BOUND);
         assertThat(suite.timeLimited()).isZero();

@@ -26,6 +26,11 @@ public final class TorchEnvironment {
         env.put("pytorch.version", info.libtorchVersion());
         env.put("pytorch.flavor", info.flavor());
         env.put("pytorch.path", info.libtorchPath());
+        if (info.selection().bridge() != null) {
+            // the self-built bridge and the torch it was compiled against (LADDER_TORCH=bridge)
+            env.put("bridge.path", info.selection().bridge().dir().toString());
+            env.put("bridge.built_for", info.selection().bridge().builtFor());
+        }
         env.put("pytorch.cuda", Boolean.toString(info.cuda()));
         env.put("cuda.runtime", info.cudaRuntime().isEmpty() ? "none" : info.cudaRuntime());
         env.put("gpu.count", Integer.toString(info.gpus().size()));

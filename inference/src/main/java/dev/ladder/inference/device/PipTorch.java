@@ -51,8 +51,25 @@ public final class PipTorch {
         Path torch = libDir.getParent();
         Path sitePackages = torch == null ? null : torch.getParent();
         if (sitePackages == null) return null;
-        Path runtime = sitePackages.resolve("nvidia").resolve("cuda_runtime").resolve("lib");
-        return Files.isDirectory(runtime) ? runtime : null;
+        Path nvidia = sitePackages.resolve("nvidia");
+        Path runtime = nvidia.resolve("cuda_runtime").resolve("lib");
+        if (Files.isDirectory(runtime)) return runtime;
+        // CUDA 13's wheels put the runtime in one folder per major version (nvidia/cu13/lib)
+        if (!Files.isDirectory(nvidia)) return null;
+        try (var dirs = Files.list(nvidia)) {
+            return dirs.map(d -> d.resolve("lib")).filter(PipTorch::holdsCudaRuntime).sorted().findFirst().orElse(null);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    private static boolean holdsCudaRuntime(Path lib) {
+        if (!Files.isDirectory(lib)) return false;
+        try (var files = Files.list(lib)) {
+            return files.anyMatch(f -> f.getFileName().toString().startsWith("libcudart.so"));
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private static final Pattern PY_VERSION = Pattern.compile("(?m)^__version__\\s*(?::[^=]*)?=\\s*['\"]([^'\"]+)['\"]");

@@ -12,9 +12,11 @@ public enum TorchMode {
     /** An installed Python {@code torch} of the version DJL was built for (a CUDA wheel on a GPU machine); offline. */
     PIP,
     /** DJL downloads the libtorch that matches the machine (CUDA when it sees one) into its cache; needs network. */
-    DOWNLOAD;
+    DOWNLOAD,
+    /** The installed torch, whatever its version, through a bridge built for it by {@code scripts/build-bridge}; offline. */
+    BRIDGE;
 
-    /** The name users write ({@code bundled}, {@code pip}, {@code download}). */
+    /** The name users write ({@code bundled}, {@code pip}, {@code download}, {@code bridge}). */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -26,6 +28,6 @@ public enum TorchMode {
         for (TorchMode m : values()) {
             if (m.label().equals(value.strip().toLowerCase(Locale.ROOT))) return m;
         }
-        throw new TorchSetupException(where + " must be bundled, pip or download, got '" + value + "'");
+        throw new TorchSetupException(where + " must be bundled, pip, download or bridge, got '" + value + "'");
     }
 }

@@ -35,9 +35,14 @@ public final class TorchRuntime {
      * The mode in force and what it resolved to.
      *
      * @param chosenBy where the mode came from ({@code LADDER_TORCH}, {@code ladder.torch}, {@code default}, ...)
-     * @param pip      the installed torch ({@link TorchMode#PIP} only, else null)
+     * @param pip      the installed torch ({@link TorchMode#PIP} and {@link TorchMode#BRIDGE}, else null)
+     * @param bridge   the self-built bridge ({@link TorchMode#BRIDGE} only, else null)
      */
-    public record Selection(TorchMode mode, String chosenBy, PipTorch.Found pip) {}
+    public record Selection(TorchMode mode, String chosenBy, PipTorch.Found pip, BridgeTorch.Found bridge) {
+        public Selection(TorchMode mode, String chosenBy, PipTorch.Found pip) {
+            this(mode, chosenBy, pip, null);
+        }
+    }
 
     /** One GPU as CUDA reports it (capability like {@code 7.5}; memory in bytes, -1 when unknown). */
     public record Gpu(int index, String capability, long totalBytes, long usedBytes) {}
@@ -74,6 +79,7 @@ public final class TorchRuntime {
             String hint = switch (s.mode()) {
                 case DOWNLOAD -> "; DJL downloads libtorch from publish.djl.ai: without that, use LADDER_TORCH=pip or bundled";
                 case PIP -> "; check that this torch runs in Python (python3 -c 'import torch'), or use LADDER_TORCH=bundled";
+                case BRIDGE -> "; rebuild the bridge for this torch (scripts/build-bridge), or use LADDER_TORCH=bundled";
                 case BUNDLED -> "";
             };
             throw new TorchSetupException("cannot start the PyTorch engine (LADDER_TORCH=" + s.mode().label() + where
@@ -125,6 +131,20 @@ public final class TorchRuntime {
                 }
                 return new Selection(mode, chosenBy, null);
             }
+            case BRIDGE -> {
+                if (bundledJar) {
+                    throw new TorchSetupException("LADDER_TORCH=bridge but the bundled CPU libtorch (pytorch-native-cpu jar) "
+                            + "is on the class path, and DJL would load it; run through scripts/ladder, which leaves it out");
+                }
+                Map<String, String> bridgeEnv = new HashMap<>(env);
+                for (String key : List.of("LADDER_BRIDGE_DIR", "LADDER_TORCH_DIR", "LADDER_TORCH_VERSION")) {
+                    String p = props.getProperty(key.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
+                    if (p != null && !p.isBlank()) bridgeEnv.put(key, p);
+                }
+                String home = props.getProperty("ladder.home");
+                BridgeTorch.Found bridge = BridgeTorch.locate(bridgeEnv, home == null || home.isBlank() ? null : Path.of(home));
+                return new Selection(mode, chosenBy, bridge.torch(), bridge);
+            }
             default -> {
                 Map<String, String> pipEnv = new HashMap<>(env);
                 for (String key : List.of("LADDER_TORCH_DIR", "LADDER_TORCH_VERSION", "LADDER_PYTHON")) {
@@ -141,8 +161,15 @@ public final class TorchRuntime {
     private static void apply(Selection s) {
         if (s.pip() == null) return;
         System.setProperty("PYTORCH_LIBRARY_PATH", s.pip().libDir().toString());
-        System.setProperty("PYTORCH_VERSION", requiredVersion());
-        System.setProperty("PYTORCH_FLAVOR", s.pip().flavor());
+        if (s.bridge() != null) {
+            // DJL takes <engine cache>/pytorch/<version>-<flavor>-<classifier>/0.35.1-libdjl_torch.so: the bridge's own
+            System.setProperty("PYTORCH_VERSION", s.bridge().djlVersion());
+            System.setProperty("PYTORCH_FLAVOR", s.bridge().flavor());
+            System.setProperty("ENGINE_CACHE_DIR", s.bridge().engineCache().toString());
+        } else {
+            System.setProperty("PYTORCH_VERSION", requiredVersion());
+            System.setProperty("PYTORCH_FLAVOR", s.pip().flavor());
+        }
         // DJL counts GPUs through JNA's libcudart: point it at pip's CUDA runtime when there is no system-wide one
         if (s.pip().cudaRuntimeDir() != null) {
             String jna = System.getProperty("jna.library.path", "");
@@ -247,6 +274,7 @@ public final class TorchRuntime {
      */
     static String flavorOf(String libtorchPath) {
         Selection s = selection();
+        if (s.bridge() != null) return s.bridge().flavor();
         if (s.pip() != null) return s.pip().flavor();
         Path name = Path.of(libtorchPath).getFileName();
         if (name != null) {

@@ -280,6 +280,11 @@ final class BenchCommand {
         String engine;
         @Option(names = "--onnx-model", paramLabel = "DIR", description = "With --engine both: the ONNX export of --model.")
         Path onnxModel;
+        @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
+                description = "djl engine: weights in memory (default ${DEFAULT-VALUE}: f32 on a CPU, f16 on a GPU).")
+        String dtype;
+        @Option(names = "--json", description = "djl engine: print the measurements as one JSON object instead of the table.")
+        boolean json;
 
         @Override
         public Integer call() {
@@ -296,14 +301,23 @@ final class BenchCommand {
             if (!engine.equals("djl")) return engines(t);
             var where = DeviceOptions.parse(device);
             Path dir = ModelCommand.resolve(model);
+            dev.ladder.inference.llm.LlamaModel.Options precision = precision(dtype);
             dev.ladder.inference.llm.GenerationBenchmark.Result r;
+            ai.djl.Device on = DeviceOptions.resolve(where);
+            // GPU memory before the load and after the model is closed: the runner's one-model-resident rule
+            var before = dev.ladder.inference.llm.GenerationBenchmark.gpuMemory(on);
             try {
-                r = dev.ladder.inference.llm.GenerationBenchmark.run(dir,
-                        DeviceOptions.resolve(where), t, batches, promptTokens, newTokens);
+                r = dev.ladder.inference.llm.GenerationBenchmark.run(dir, on, t, batches, promptTokens, newTokens, precision);
             } catch (dev.ladder.inference.model.ModelException e) {
                 throw new UserError(e.getMessage(), e);
             }
+            var after = dev.ladder.inference.llm.GenerationBenchmark.gpuMemory(on);
             PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                out.println(json(r, before, after));
+                out.flush();
+                return 0;
+            }
             if (r.load() != null) {
                 PrintWriter err = spec.commandLine().getErr();
                 for (String w : r.load().warnings()) err.println("warning: " + w);
@@ -312,6 +326,56 @@ final class BenchCommand {
             out.print(r.table());
             out.flush();
             return 0;
+        }
+
+        /** The weights' precision a {@code --dtype} names ({@code auto}: f32 on a CPU, f16 on a GPU). */
+        static dev.ladder.inference.llm.LlamaModel.Options precision(String dtype) {
+            return switch (dtype.strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "auto" -> dev.ladder.inference.llm.LlamaModel.Options.DEFAULT;
+                case "f32" -> new dev.ladder.inference.llm.LlamaModel.Options(dev.ladder.inference.llm.LlamaModel.Precision.FLOAT32, false, 0);
+                case "f16" -> new dev.ladder.inference.llm.LlamaModel.Options(dev.ladder.inference.llm.LlamaModel.Precision.FLOAT16, false, 0);
+                case "int8" -> new dev.ladder.inference.llm.LlamaModel.Options(dev.ladder.inference.llm.LlamaModel.Precision.AUTO, true, 0);
+                default -> throw new UserError("--dtype must be auto, f32, f16 or int8, got '" + dtype + "'");
+            };
+        }
+
+        /** One JSON object: the table's measurements, plus GPU memory before the load and after the model closed. */
+        static String json(dev.ladder.inference.llm.GenerationBenchmark.Result r,
+                           dev.ladder.inference.llm.GenerationBenchmark.GpuMemory before,
+                           dev.ladder.inference.llm.GenerationBenchmark.GpuMemory after) {
+            var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+            var o = mapper.createObjectNode();
+            o.put("model", r.model());
+            o.put("device", r.device());
+            o.put("threads", r.threads());
+            o.put("prompt_tokens", r.promptTokens());
+            o.put("weight_bytes_per_step", r.weightBytesPerStep());
+            o.put("kv_bytes_per_step", r.kvBytesPerStep());
+            o.put("bandwidth_gb_per_s", r.bandwidth().gbPerS());
+            o.put("bandwidth_probe", r.bandwidth().probe());
+            o.put("prefill_tok_per_s", r.prefillTokensPerSec());
+            var decode = o.putObject("decode_tok_per_s");
+            r.decodeTokensPerSec().forEach((b, v) -> decode.put(String.valueOf(b), v));
+            o.put("roofline_tok_per_s", r.rooflineTokensPerSec());
+            o.put("batch1_roofline_share", r.rooflineRatio());
+            o.put("peak_rss_bytes", r.peakRssBytes());
+            if (r.load() != null) {
+                o.put("load_seconds", r.load().millis() / 1e3);
+                o.put("weight_bytes", r.load().weightBytes());
+                o.put("load_peak_anon_rss_bytes", r.load().peakAnonRssBytes());
+                o.put("load_warnings", r.load().warnings().size());
+            }
+            if (r.gpuMemory() != null) {
+                o.put("gpu_total_bytes", r.gpuMemory().totalBytes());
+                o.put("gpu_used_after_run_bytes", r.gpuMemory().usedBytes());
+            }
+            if (before != null) o.put("gpu_used_before_load_bytes", before.usedBytes());
+            if (after != null) o.put("gpu_used_after_close_bytes", after.usedBytes());
+            try {
+                return mapper.writeValueAsString(o);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         /** The engines through generate alone (EngineBenchmark), one table. */

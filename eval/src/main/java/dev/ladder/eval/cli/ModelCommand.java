@@ -46,7 +46,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "model", description = "Models: pull from the Hugging Face hub, make tiny test models, inspect.",
-        subcommands = {ModelCommand.Pull.class, ModelCommand.MakeTiny.class, ModelCommand.Info.class, ModelCommand.Plan.class})
+        subcommands = {ModelCommand.Pull.class, ModelCommand.MakeTiny.class, ModelCommand.Info.class, ModelCommand.Plan.class,
+                ModelLogitsCommand.class})
 final class ModelCommand {
 
     /** The model directory a spec names (a directory, or a pulled repo id {@code owner/name[@rev]}). */

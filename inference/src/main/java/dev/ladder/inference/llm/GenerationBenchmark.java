@@ -141,10 +141,18 @@ public final class GenerationBenchmark {
     /** As {@link #run(Path, Device, int, int)} with other batch sizes and prompt length. */
     public static Result run(Path modelDir, Device device, int threads, List<Integer> batches, int promptTokens,
                              int decodeSteps) {
+        return run(modelDir, device, threads, batches, promptTokens, decodeSteps, DjlLanguageModel.Options.DEFAULT.model());
+    }
+
+    /** As {@link #run(Path, Device, int, List, int, int)} with the weights' precision and format given. */
+    public static Result run(Path modelDir, Device device, int threads, List<Integer> batches, int promptTokens,
+                             int decodeSteps, LlamaModel.Options modelOptions) {
         if (batches.isEmpty() || batches.stream().anyMatch(b -> b < 1)) throw new IllegalArgumentException("batch sizes must be >= 1: " + batches);
         if (promptTokens < 1) throw new IllegalArgumentException("prompt tokens must be >= 1, got " + promptTokens);
         int maxBatch = batches.stream().mapToInt(Integer::intValue).max().orElse(16);
-        DjlLanguageModel.Options opts = DjlLanguageModel.Options.DEFAULT.withThreads(threads).withMaxBatchRows(Math.max(16, maxBatch));
+        DjlLanguageModel.Options base = DjlLanguageModel.Options.DEFAULT;
+        DjlLanguageModel.Options opts = new DjlLanguageModel.Options(modelOptions, base.maxBatchRows(), base.prefillTokens(),
+                base.threads()).withThreads(threads).withMaxBatchRows(Math.max(16, maxBatch));
         // ids only: no tokenizer needed (benchmark-shaped models may have a vocabulary their tokenizer does not cover)
         LlamaModel model;
         try (Weights w = Weights.open(modelDir)) {
@@ -250,7 +258,7 @@ public final class GenerationBenchmark {
     }
 
     /** GPU memory of {@code device} from CUDA, or null on a CPU or when CUDA cannot be asked. */
-    static GpuMemory gpuMemory(Device device) {
+    public static GpuMemory gpuMemory(Device device) {
         if (!device.isGpu()) return null;
         try {
             java.lang.management.MemoryUsage u = CudaUtils.getGpuMemory(device);

@@ -1,0 +1,173 @@
+package dev.ladder.eval.cli;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.adapters.AdaptedWeightSource;
+import dev.ladder.adapters.AdapterException;
+import dev.ladder.adapters.PeftAdapter;
+import dev.ladder.inference.GenerationRequest;
+import dev.ladder.inference.Sampling;
+import dev.ladder.inference.llm.DjlLanguageModel;
+import dev.ladder.inference.llm.LlamaModel;
+import dev.ladder.inference.model.ModelConfig;
+import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.model.Weights;
+import dev.ladder.inference.llm.WeightSource;
+import dev.ladder.pipeline.db.UserError;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The engine's logits for a prompt of token ids, written for comparison with another implementation (Hugging Face
+ * {@code transformers}, scripts/reference/llama_reference.py): the parity checks of {@code scripts/gpu-check} on a GPU.
+ */
+@Command(name = "logits", mixinStandardHelpOptions = true,
+        description = {"Run the djl engine on token ids and write the logits of every prompt position, plus the greedy "
+                + "continuation, for parity checks against another implementation.",
+                "Writes OUT (JSON: ids, greedy ids, shape, dtype, device, load time) and OUT.f32 (the logits as "
+                        + "little-endian float32, [positions, vocab])."})
+final class ModelLogitsCommand implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+    @Option(names = "--model", required = true, paramLabel = "MODEL", description = "A model directory or a pulled repo id.")
+    String model;
+    @Option(names = "--adapter", paramLabel = "DIR", description = "A PEFT LoRA adapter merged into the model at load time.")
+    Path adapter;
+    @Option(names = "--merge-base", defaultValue = "full", paramLabel = "full|nf4", description = "With --adapter (default ${DEFAULT-VALUE}).")
+    String mergeBase;
+    @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
+            description = "Weights in memory (default ${DEFAULT-VALUE}: f32 on a CPU, f16 on a GPU).")
+    String dtype;
+    @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]", description = "Default ${DEFAULT-VALUE}.")
+    String device;
+    @Option(names = "--prompt-ids", required = true, paramLabel = "IDS", description = "Comma-separated token ids.")
+    String promptIds;
+    @Option(names = "--generate", defaultValue = "8", paramLabel = "N", description = "Greedy tokens after the prompt (default ${DEFAULT-VALUE}).")
+    int generate;
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The JSON file; the logits go to FILE.f32.")
+    Path out;
+
+    @Override
+    public Integer call() throws IOException {
+        List<Integer> ids = GenerateCommand.parseIds(promptIds);
+        if (ids.isEmpty()) throw new UserError("--prompt-ids: no ids");
+        if (generate < 0) throw new UserError("--generate must be >= 0, got " + generate);
+        var precision = BenchCommand.Generate.precision(dtype);
+        var merge = ModelFlags.mergeBase(mergeBase, adapter);
+        Path dir = ModelCommand.resolve(model);
+        Device on = DeviceOptions.resolve(DeviceOptions.parse(device));
+        ModelConfig config;
+        try {
+            config = ModelConfig.read(dir);
+        } catch (ModelException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        for (int id : ids) {
+            if (id >= config.vocabSize()) {
+                throw new UserError("--prompt-ids: id " + id + " is outside the vocabulary (0.." + (config.vocabSize() - 1) + ")");
+            }
+        }
+        var base = DjlLanguageModel.Options.DEFAULT;
+        var options = new DjlLanguageModel.Options(precision, base.maxBatchRows(), base.prefillTokens(), base.threads());
+        long t0 = System.nanoTime();
+        float[] logits;
+        List<Integer> greedy;
+        String loadedAs;
+        // ids in, logits out: no tokenizer needed (the checkpoints of scripts/gpu-check have none)
+        try (PeftAdapter peft = adapter == null ? null : PeftAdapter.read(adapter)) {
+            if (peft != null) peft.validate(dir);
+            LlamaModel m;
+            try (Weights weights = Weights.open(dir)) {
+                WeightSource source = WeightSource.of(weights);
+                m = LlamaModel.load(config, peft == null ? source : new AdaptedWeightSource(source, peft, merge), on, precision);
+            }
+            double loadSeconds = (System.nanoTime() - t0) / 1e9;
+            try (DjlLanguageModel lm = new DjlLanguageModel(m, null, dir.getFileName().toString(), null, options)) {
+                loadedAs = m.dtype().toString();
+                logits = prefillLogits(m, ids);
+                greedy = generate == 0 ? List.of() : lm.generate(List.of(new GenerationRequest(null, ids, generate,
+                        Sampling.GREEDY, 1, 0, Set.of(), List.of()))).get(0).candidates().get(0).tokenIds();
+                write(ids, greedy, logits, config.vocabSize(), loadedAs, dev.ladder.inference.device.DeviceChoice.label(m.device()),
+                        loadSeconds);
+            }
+        } catch (ModelException | AdapterException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+        spec.commandLine().getOut().println("logits: " + out + " (+ .f32), greedy " + greedy);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** Logits of every prompt position from one causal prefill, as float32 [positions * vocab]. */
+    static float[] prefillLogits(LlamaModel model, List<Integer> tokens) {
+        int t = tokens.size();
+        try (NDManager step = model.manager().newSubManager()) {
+            long[] ids = new long[t];
+            long[] pos = new long[t];
+            for (int i = 0; i < t; i++) {
+                ids[i] = tokens.get(i);
+                pos[i] = i;
+            }
+            NDArray logits = model.forward(step.create(ids, new Shape(1, t)), step.create(pos, new Shape(1, t)), null,
+                    true, (layer, k, v) -> new NDArray[] {k, v}, true);
+            return logits.toType(ai.djl.ndarray.types.DataType.FLOAT32, false).toFloatArray();
+        }
+    }
+
+    /** Both files, each through a temporary file in its folder and a move, so a failure leaves no half-written one. */
+    private void write(List<Integer> ids, List<Integer> greedy, float[] logits, int vocab, String dtype, String where,
+                       double loadSeconds) throws IOException {
+        Path json = out.toAbsolutePath();
+        Path raw = json.resolveSibling(json.getFileName() + ".f32");
+        if (json.getParent() != null) Files.createDirectories(json.getParent());
+        ByteBuffer buf = ByteBuffer.allocate(logits.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        buf.asFloatBuffer().put(logits);
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode o = mapper.createObjectNode();
+        o.putArray("ids").addAll(ids.stream().map(mapper.getNodeFactory()::numberNode).toList());
+        o.putArray("greedy").addAll(greedy.stream().map(mapper.getNodeFactory()::numberNode).toList());
+        o.putArray("shape").add(ids.size()).add(vocab);
+        o.put("dtype", dtype);
+        o.put("device", where);
+        o.put("adapter", adapter == null ? null : adapter.toString());
+        o.put("merge_base", adapter == null ? null : mergeBase);
+        o.put("load_seconds", loadSeconds);
+        o.put("logits_file", raw.getFileName().toString());
+        atomically(raw, s -> s.write(buf.array()));
+        atomically(json, s -> s.write(mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(o)));
+    }
+
+    private interface Writer {
+        void write(OutputStream s) throws IOException;
+    }
+
+    private static void atomically(Path target, Writer w) throws IOException {
+        Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
+        try {
+            try (OutputStream s = Files.newOutputStream(tmp)) {
+                w.write(s);
+            }
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | UncheckedIOException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+    }
+}

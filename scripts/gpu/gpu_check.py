@@ -126,8 +126,10 @@ class Check:
         return os.path.join(self.args.bundle, "java", "bin", "java")
 
     def ladder(self, *args, timeout=None, check=True):
+        jna = cuda_runtime_dirs()
         cmd = [self.java, "-Dai.djl.offline=true", "-Dladder.torch=bridge", "-Dladder.torch.source=gpu-check",
                f"-Dladder.bridge.dir={self.bridge_dir}", f"-Dladder.home={self.args.root}",
+               *([f"-Djna.library.path={os.pathsep.join(jna)}"] if jna else []),
                "-cp", os.path.join(self.args.bundle, "lib", "*"), "dev.ladder.eval.cli.Ladder", *args]
         env = dict(os.environ, LADDER_CACHE_DIR=os.path.join(self.work, "cache"),
                    DJL_CACHE_DIR=os.path.join(self.work, "djl"), LADDER_NO_PROGRESS="1")
@@ -286,6 +288,18 @@ strategies:
   - agent-1
   - agent-3
 """
+
+
+def cuda_runtime_dirs():
+    """Folders holding libcudart: DJL counts GPUs through JNA, which must find it (pip's NVIDIA packages, a toolkit)."""
+    import glob
+    try:
+        import torch
+        site = os.path.dirname(os.path.dirname(torch.__file__))
+    except ImportError:
+        site = None
+    candidates = (glob.glob(os.path.join(site, "nvidia", "*", "lib")) if site else []) + ["/usr/local/cuda/lib64"]
+    return [d for d in candidates if glob.glob(os.path.join(d, "libcudart.so*"))]
 
 
 # ---- checkpoints ------------------------------------------------------------------------------------------------------

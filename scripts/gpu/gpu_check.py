@@ -48,7 +48,6 @@ SMALL = dict(hidden_size=512, intermediate_size=1536, num_hidden_layers=4, num_a
 TINY = dict(hidden_size=128, intermediate_size=344, num_hidden_layers=2, num_attention_heads=4,
             num_key_value_heads=2, vocab_size=4096, max_position_embeddings=2048, rope_theta=500000.0)
 PROMPT_IDS = [128000, 791, 4062, 14198, 39935, 35308, 927, 279, 16053, 5679, 13, 3639, 374, 1202]
-BENCH_PROMPT, BENCH_NEW, BENCH_BATCHES = 128, 32, "1,4,16"
 
 
 class NotHere(Exception):
@@ -228,13 +227,14 @@ class Check:
             sampler = GpuSampler() if self.args.device == "cuda" else None
             try:
                 p = self.ladder("bench", "generate", "--model", model, "--device", self.args.device, "--dtype", dtype,
-                                "--batches", BENCH_BATCHES, "--prompt-tokens", str(BENCH_PROMPT),
-                                "--new-tokens", str(BENCH_NEW), "--json")
+                                "--batches", self.args.bench_batches, "--prompt-tokens", str(self.args.bench_prompt),
+                                "--new-tokens", str(self.args.bench_new), "--json")
             finally:
                 peak = sampler.stop() if sampler else None
             r = json.loads(p.stdout.strip().splitlines()[-1])
             plan_args = ["model", "plan", model, "--device", self.args.device, "--dtype", dtype,
-                         "--rows", BENCH_BATCHES.split(",")[-1], "--context", str(BENCH_PROMPT + BENCH_NEW)] + budget_arg
+                         "--rows", str(max(int(b) for b in self.args.bench_batches.split(","))),
+                         "--context", str(self.args.bench_prompt + self.args.bench_new)] + budget_arg
             plan = self.ladder(*plan_args, check=False)
             r["plan"] = parse_plan(plan.stdout)
             if peak is not None:
@@ -246,6 +246,11 @@ class Check:
             before, after = r.get("gpu_used_before_load_bytes"), r.get("gpu_used_after_close_bytes")
             if before is not None and after is not None:
                 r["resident_after_close_bytes"] = after - before
+            if before is not None and r.get("gpu_used_after_run_bytes") is not None:
+                # what PyTorch holds after the run (its cache keeps the peak) beside the plan less its CUDA-context share
+                r["torch_reserved_after_run_bytes"] = r["gpu_used_after_run_bytes"] - before
+                if r["plan"].get("total_bytes") and r["plan"].get("overhead_bytes") is not None:
+                    r["plan_without_overhead_bytes"] = r["plan"]["total_bytes"] - r["plan"]["overhead_bytes"]
             out[dtype] = r
         return out
 
@@ -610,6 +615,9 @@ def main():
     ap.add_argument("--budget", type=float, default=540, help="seconds for the whole run (default 540)")
     ap.add_argument("--device", choices=["cuda", "cpu"], default="cuda", help="cpu: a rehearsal on a machine without a GPU")
     ap.add_argument("--big", choices=["llama3-8b", "small", "tiny"], default="llama3-8b", help="the benchmark's shape")
+    ap.add_argument("--bench-prompt", type=int, default=128, help="bench: prompt tokens (default 128)")
+    ap.add_argument("--bench-new", type=int, default=32, help="bench: tokens decoded per row (default 32)")
+    ap.add_argument("--bench-batches", default="1,4,16", help="bench: decode batch sizes (default 1,4,16)")
     ap.add_argument("--work", default=None, help="scratch folder (default: the system's temporary folder)")
     args = ap.parse_args()
     args.bundle = os.path.abspath(args.bundle or os.path.join(args.root, ".gpu-check"))

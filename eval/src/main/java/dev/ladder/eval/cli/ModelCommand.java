@@ -399,15 +399,29 @@ final class ModelCommand {
                 description = "Weight format (default ${DEFAULT-VALUE}: f32 on cpu; f16 on cuda, int8 when the budget is "
                         + "under 20 GB and f16 does not fit).")
         String dtype;
-        @Option(names = "--rows", paramLabel = "N", description = "Candidate rows decoded together (default 16, the "
-                + "engine's maxBatchRows).")
+        @Option(names = "--rows", paramLabel = "N", description = "Candidate rows decoded together (default: what "
+                + "the experiment's rungs decode at once; 6 for the shipped ladder).")
         Integer rows;
         @Option(names = "--context", paramLabel = "N", description = "Tokens per row, prompt and generated (default: "
-                + "the engine's window, min(max_position_embeddings, 8192)).")
+                + "the experiment's prompt budget + max_new_tokens; 1280 for the shipped ladder).")
         Integer context;
+        @Option(names = "--experiment", paramLabel = "FILE", description = "Plan for this experiment's workload (default: "
+                + "experiments/classicmodels-ladder.yaml of the checkout; without one, the engine's limits: 16 rows x "
+                + "min(max_position_embeddings, 8192) tokens).")
+        Path experiment;
         @Option(names = "--prefill-tokens", paramLabel = "N", description = "Most padded prompt tokens prefilled in "
                 + "one pass (default 4096, the engine's).")
         Integer prefillTokens;
+
+        private String workloadFrom;
+
+        /** The checkout's ladder experiment, whose workload the plan assumes unless told otherwise; null without one. */
+        private static Path shippedLadder() {
+            String home = System.getProperty("ladder.home");
+            if (home == null || home.isBlank()) return null;
+            Path f = Path.of(home, "experiments", "classicmodels-ladder.yaml");
+            return Files.isRegularFile(f) ? f : null;
+        }
 
         @Override
         public Integer call() {
@@ -431,8 +445,20 @@ final class ModelCommand {
                 throw new UserError("--gpu-memory is required with --device cuda (e.g. 15GiB for a 16 GB T4)");
             }
             MemoryRequest defaults = MemoryRequest.defaults(c, WeightFormat.F32, kind);
-            int r = positive("--rows", rows, defaults.rows());
-            int ctx = positive("--context", context, defaults.context());
+            String workloadFrom = "the engine's limits";
+            int defaultRows = defaults.rows();
+            int defaultContext = defaults.context();
+            Path file = experiment != null ? experiment : shippedLadder();
+            if (file != null && (rows == null || context == null)) {
+                var e = parse(() -> dev.ladder.eval.experiment.ExperimentLoader.load(file));
+                var w = dev.ladder.eval.run.ModelLoader.Workload.of(e, e.rungs());
+                defaultRows = w.rows();
+                defaultContext = Math.min(w.context(), c.maxPositions());
+                workloadFrom = file.getFileName() + "'s rungs";
+            }
+            int r = positive("--rows", rows, defaultRows);
+            int ctx = positive("--context", context, defaultContext);
+            this.workloadFrom = rows != null && context != null ? "--rows, --context" : workloadFrom;
             int prefill = positive("--prefill-tokens", prefillTokens, defaults.prefillTokens());
             if (ctx < 2) throw new UserError("--context must be at least 2 (one prompt and one generated token), got " + ctx);
             if (ctx > c.maxPositions()) {
@@ -460,6 +486,8 @@ final class ModelCommand {
                     + " (" + budgetFrom + ")");
             out.println("weights  " + q.format().cliName() + (auto ? " (--dtype auto)" : "")
                     + (q.format() == WeightFormat.INT8 ? ", compute in " + computeType : ""));
+            out.println("workload " + q.rows() + (q.rows() == 1 ? " row" : " rows") + " x " + q.context() + " tokens ("
+                    + workloadFrom + ")");
             out.println();
             TextTable t = new TextTable(List.of("memory", "size", "for")).alignRight(1);
             String weightsFor = switch (q.format()) {

@@ -580,11 +580,7 @@ public final class ExperimentRunner {
     /** How a model loads, with the largest workload its rungs put on it (for the memory plan). */
     private ModelLoader.LoadSpec loadSpec(String id, ModelSpec spec) {
         List<RungSpec> rungs = experiment.rungs().stream().filter(r -> r.model().equals(id)).toList();
-        List<String> strategies = rungs.stream().map(RungSpec::strategy).toList();
-        int candidates = rungs.stream().mapToInt(r -> experiment.settingsOf(r).candidates()).max().orElse(0);
-        boolean tabular = rungs.stream().anyMatch(r -> experiment.settingsOf(r).tabularPrompt());
-        int maxNewTokens = rungs.stream().mapToInt(r -> experiment.settingsOf(r).maxNewTokens()).max().orElse(1);
-        return ModelLoader.LoadSpec.of(spec, ModelLoader.Workload.of(strategies, candidates, tabular, maxNewTokens));
+        return ModelLoader.LoadSpec.of(spec, ModelLoader.Workload.of(experiment, rungs));
     }
 
     /** Why a rung does not run, or null when it does (its model resolved). */

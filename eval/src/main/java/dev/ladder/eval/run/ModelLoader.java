@@ -30,6 +30,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -98,6 +99,16 @@ public final class ModelLoader {
             boolean sampled = strategies.stream().anyMatch(s -> s.matches("agent-[2-9]"));
             int rows = sampled ? 1 + (tabular ? 1 : 0) + candidates : 1;
             return new Workload(Math.min(rows, DjlLanguageModel.Options.DEFAULT.maxBatchRows()), PROMPT_BUDGET + maxNewTokens);
+        }
+
+        /** The largest call the given rungs of an experiment make (every rung on one model: the runner's plan). */
+        public static Workload of(dev.ladder.eval.experiment.Experiment experiment,
+                                  List<dev.ladder.eval.experiment.RungSpec> rungs) {
+            List<String> strategies = rungs.stream().map(dev.ladder.eval.experiment.RungSpec::strategy).toList();
+            int candidates = rungs.stream().mapToInt(r -> experiment.settingsOf(r).candidates()).max().orElse(0);
+            boolean tabular = rungs.stream().anyMatch(r -> experiment.settingsOf(r).tabularPrompt());
+            int maxNewTokens = rungs.stream().mapToInt(r -> experiment.settingsOf(r).maxNewTokens()).max().orElse(1);
+            return of(strategies, candidates, tabular, maxNewTokens);
         }
     }
 

@@ -96,6 +96,10 @@ class LauncherTest {
         Launch download = launch(Map.of("LADDER_TORCH", "download"));
         assertThat(download.args()).contains("-Dai.djl.offline=false", "-Dladder.torch=download");
         assertThat(classPath(download)).doesNotContain("pytorch-native-cpu");
+        // a self-built bridge: offline, and the bundled CPU libtorch must not be found first either
+        Launch bridge = launch(Map.of("LADDER_TORCH", "bridge"));
+        assertThat(bridge.args()).contains("-Dai.djl.offline=true", "-Dladder.torch=bridge");
+        assertThat(classPath(bridge)).doesNotContain("pytorch-native-cpu");
     }
 
     @Test
@@ -121,7 +125,7 @@ class LauncherTest {
         Launch l = launch(Map.of("LADDER_TORCH", "cuda"));
         assertThat(l.code()).isEqualTo(2);
         assertThat(l.args()).isEmpty();
-        assertThat(l.err().strip()).isEqualTo("ladder: LADDER_TORCH must be bundled, pip or download, got 'cuda' (from LADDER_TORCH)");
+        assertThat(l.err().strip()).isEqualTo("ladder: LADDER_TORCH must be bundled, pip, download or bridge, got 'cuda' (from LADDER_TORCH)");
     }
 
     @Test

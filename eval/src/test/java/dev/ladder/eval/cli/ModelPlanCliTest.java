@@ -56,7 +56,7 @@ class ModelPlanCliTest {
                 // 2 x 24 x 2 x 64 x 2 = 12 KiB per token x 4 x 2048
                 .containsPattern("(?m)^KV cache +96\\.\\d MiB +4 rows x 2048 tokens, 12\\.0 KiB per token$")
                 .containsPattern("(?m)^workspace +[\\d.]+ [MG]iB +prefill of 2 x 2047 tokens")
-                .containsPattern("(?m)^overhead +600\\.0 MiB")
+                .containsPattern("(?m)^overhead +900\\.0 MiB")
                 .containsPattern("(?m)^fits +yes$")
                 .doesNotContain("instead");
     }
@@ -70,8 +70,26 @@ class ModelPlanCliTest {
         assertThat(r.out()).containsPattern("(?m)^weights +f32$")
                 .containsPattern("(?m)^KV cache .* 16 rows x 2048 tokens, 24\\.0 KiB per token$")
                 .containsPattern("(?m)^fits +no$")
-                .containsPattern("(?m)^instead +use int8 weights \\([\\d.]+ GiB\\), or at most \\d+ rows? \\([\\d.]+ GiB\\), "
-                        + "or a context of at most \\d+ tokens \\([\\d.]+ GiB\\)$");
+                .containsPattern("(?m)^instead +use int8 weights \\(16 rows x 2048 tokens, [\\d.]+ GiB\\), or at most \\d+ rows? "
+                        + "\\(\\d+ rows? x 2048 tokens, [\\d.]+ GiB\\), or a context of at most (\\d+) tokens \\(16 rows x \\1 tokens, [\\d.]+ GiB\\)$");
+    }
+
+    @Test
+    void theDefaultWorkloadIsTheExperimentsOwn() throws IOException {
+        Path dir = configOnly();
+        // the shipped ladder decodes at most 6 rows together (agent-2 on: standard + tabular prompt + 4 candidates), each
+        // of the prompt budget (1024) + max_new_tokens (256)
+        Run r = LadderCliTest.run("model", "plan", dir.toString(), "--device", "cuda", "--gpu-memory", "15GiB",
+                "--experiment", "../experiments/classicmodels-ladder.yaml");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^workload 6 rows x 1280 tokens \\(classicmodels-ladder.yaml's rungs\\)$")
+                .containsPattern("(?m)^KV cache .* 6 rows x 1280 tokens, ");
+        Run explicit = LadderCliTest.run("model", "plan", dir.toString(), "--device", "cuda", "--gpu-memory", "15GiB",
+                "--experiment", "../experiments/classicmodels-ladder.yaml", "--rows", "2", "--context", "512");
+        assertThat(explicit.out()).containsPattern("(?m)^workload 2 rows x 512 tokens \\(--rows, --context\\)$");
+        Run missing = LadderCliTest.run("model", "plan", dir.toString(), "--experiment", tmp.resolve("none.yaml").toString());
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err().strip()).doesNotContain("\n").contains("none.yaml");
     }
 
     @Test

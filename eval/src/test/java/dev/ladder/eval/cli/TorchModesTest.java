@@ -134,6 +134,6 @@ class TorchModesTest {
 
         Child unknown = ladder(Map.of("LADDER_TORCH", "gpu"), true, "env");
         assertThat(unknown.code()).isEqualTo(2);
-        assertThat(unknown.err().strip()).isEqualTo("ladder: LADDER_TORCH must be bundled, pip or download, got 'gpu'");
+        assertThat(unknown.err().strip()).isEqualTo("ladder: LADDER_TORCH must be bundled, pip, download or bridge, got 'gpu'");
     }
 }

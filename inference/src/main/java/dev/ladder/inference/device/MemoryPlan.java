@@ -54,8 +54,12 @@ import java.util.function.IntPredicate;
 public record MemoryPlan(String model, ModelConfig config, MemoryRequest request, long budgetBytes, long weightBytes,
                          long kvCacheBytes, long workspaceBytes, Pass workspacePass, long overheadBytes) {
 
-    /** CUDA context, kernel images and caching-allocator slack (docs/inference.md "Memory budget"). */
-    public static final long CUDA_OVERHEAD_MIB = 600;
+    /**
+     * CUDA context, kernel images and caching-allocator slack (docs/inference.md "Memory budget"). Measured on an H200
+     * (scripts/gpu-check, docs/gpu.md): the process's CUDA context took 0.51 GiB and PyTorch reserved 0.2-0.35 GiB beyond
+     * the plan's weights, KV cache and workspace; 600 MiB left the plan 0.7-1.4% under the measured peak, 900 covers it.
+     */
+    public static final long CUDA_OVERHEAD_MIB = 900;
     /**
      * JVM and libtorch on a CPU: {@code ladder generate} of a 16-token prompt on a 135M-parameter f32 model peaked at
      * 1,805 MiB resident, of which 513 MiB weights and about as much of the memory-mapped safetensors file (clean pages
@@ -321,14 +325,19 @@ public record MemoryPlan(String model, ModelConfig config, MemoryRequest request
         return "use " + String.join(", or ", parts);
     }
 
-    /** What {@code alt} changes, in words: "int8 weights (12.1 GiB)", "int8 weights and at most 4 rows (…)". */
+    /**
+     * What {@code alt} changes, in words, with the whole workload it plans for: "int8 weights (6 rows x 1280 tokens,
+     * 12.1 GiB)", "a context of at most 1646 tokens (16 rows x 1646 tokens, 15.0 GiB)". Rows and context are always
+     * named: a context alone reads as enough when the rows the run needs are more than the plan assumed.
+     */
     public String change(MemoryPlan alt) {
         MemoryRequest a = alt.request;
         List<String> words = new ArrayList<>();
         if (a.format() != request.format()) words.add(a.format() == WeightFormat.INT8 ? "int8 weights" : a.format().cliName() + " weights");
         if (a.rows() != request.rows()) words.add("at most " + a.rows() + (a.rows() == 1 ? " row" : " rows"));
         if (a.context() != request.context()) words.add("a context of at most " + a.context() + " tokens");
-        return String.join(" and ", words) + " (" + MemorySize.format(alt.totalBytes()) + ")";
+        return String.join(" and ", words) + " (" + a.rows() + (a.rows() == 1 ? " row" : " rows") + " x " + a.context()
+                + " tokens, " + MemorySize.format(alt.totalBytes()) + ")";
     }
 
     /** "Meta-Llama-3-8B-Instruct f16 on cuda, 16 rows x 8192 tokens," */

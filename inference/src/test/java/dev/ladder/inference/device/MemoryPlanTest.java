@@ -112,9 +112,9 @@ class MemoryPlanTest {
         assertThat(layer).isEqualTo(1_794_949_120L);
         assertThat(p.workspaceBytes()).isEqualTo(13_672_448L + layer);
         assertThat(p.workspacePass()).isEqualTo(new MemoryPlan.Pass(true, 2, 1024, 1024));
-        assertThat(p.overheadBytes()).isEqualTo(600L << 20);
-        // 9.09 GB + 1.89 GB + 1.81 GB + 0.63 GB = 13.41 GB = 12.5 GiB of 15 GiB
-        assertThat(p.totalBytes()).isEqualTo(9_085_407_232L + 1_887_494_400L + 1_808_621_568L + 629_145_600L);
+        assertThat(p.overheadBytes()).isEqualTo(900L << 20);
+        // 9.09 GB + 1.89 GB + 1.81 GB + 0.94 GB = 13.73 GB = 12.8 GiB of 15 GiB
+        assertThat(p.totalBytes()).isEqualTo(9_085_407_232L + 1_887_494_400L + 1_808_621_568L + 943_718_400L);
         assertThat(p.fits()).isTrue();
         assertThat(p.alternatives()).isEmpty();
         assertThat(p.suggestion()).isEmpty();
@@ -141,7 +141,7 @@ class MemoryPlanTest {
         assertThat(refusal).doesNotContain("\n")
                 .startsWith("Meta-Llama-3-8B-Instruct f16 on cuda, 8 rows x 1800 tokens, needs ")
                 .contains("(weights 15.0, KV 1.8, workspace ")
-                .contains("but the budget is 15.0 GiB: use int8 weights (12.5 GiB)");
+                .contains("but the budget is 15.0 GiB: use int8 weights (8 rows x 1800 tokens, 12.8 GiB)");
         assertThat(MemoryPlan.autoFormat(c, DeviceKind.CUDA, T4, 8, 1800, 2048)).isEqualTo(WeightFormat.INT8);
         // 24 GiB (>= 20 GB): f16 stays even where it does not fit at 16 rows x 8192
         assertThat(MemoryPlan.autoFormat(c, DeviceKind.CUDA, 24 * GIB, 16, 8192, 4096)).isEqualTo(WeightFormat.F16);
@@ -205,7 +205,7 @@ class MemoryPlanTest {
             if (ar.rows() < 16) {
                 assertThat(MemoryPlan.of("x", c, ar.withRows(ar.rows() + 1), T4).fits()).isFalse();
             }
-            assertThat(p.change(a)).matches("(int8 weights|at most \\d+ rows?|a context of at most \\d+ tokens).*\\(\\d+\\.\\d GiB\\)");
+            assertThat(p.change(a)).matches("(int8 weights|at most \\d+ rows?|a context of at most \\d+ tokens).* \\(\\d+ rows? x \\d+ tokens, \\d+\\.\\d GiB\\)");
         }
     }
 

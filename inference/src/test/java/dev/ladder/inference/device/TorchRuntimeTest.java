@@ -72,10 +72,23 @@ class TorchRuntimeTest {
     }
 
     @Test
+    void bridgeRefusesTheCpuJarAndFindsItsFolderThroughTheProperty() throws IOException {
+        ClassLoader withJar = classPath("version=2.7.1-20250812\nflavor=cpu\n");
+        assertThatThrownBy(() -> TorchRuntime.select(Map.of("LADDER_TORCH", "bridge"), props(), withJar))
+                .isInstanceOf(TorchSetupException.class).hasMessageContaining("pytorch-native-cpu");
+        // scripts/gpu-check passes the folder as -Dladder.bridge.dir; an empty one is refused naming scripts/build-bridge
+        Path empty = java.nio.file.Files.createDirectories(tmp.resolve("no-bridge"));
+        assertThatThrownBy(() -> TorchRuntime.select(Map.of(), props("ladder.torch", "bridge", "ladder.bridge.dir",
+                empty.toString()), classPath(null)))
+                .isInstanceOf(TorchSetupException.class).hasMessageContaining("LADDER_BRIDGE_DIR=" + empty)
+                .hasMessageContaining("scripts/build-bridge");
+    }
+
+    @Test
     void unknownModeIsOneLine() throws IOException {
         assertThatThrownBy(() -> TorchRuntime.select(Map.of("LADDER_TORCH", "cuda"), props(), classPath(null)))
                 .isInstanceOf(TorchSetupException.class)
-                .hasMessage("LADDER_TORCH must be bundled, pip or download, got 'cuda'");
+                .hasMessage("LADDER_TORCH must be bundled, pip, download or bridge, got 'cuda'");
     }
 
     @Test

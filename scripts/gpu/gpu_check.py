@@ -581,18 +581,18 @@ def summary(r):
         lines.append(f"- the adapter moves the logits by up to {ad['adapter_effect_max_abs']:.4g}")
     b = r["parts"].get("bench", {})
     if b.get("status") == "ok":
+        rows = [(k, b[k]) for k in ("f32", "f16", "int8") if isinstance(b.get(k), dict) and "decode_tok_per_s" in b[k]]
+        batches = sorted({int(x) for _, v in rows for x in v["decode_tok_per_s"]})
         lines += ["", f"Benchmark, {b['model']['parameters'] / 1e9:.2f}B parameters (checkpoint written in "
                       f"{b['checkpoint_write_s']} s):", "",
-                  "| dtype | load s | host peak RSS MB | prefill tok/s | decode b1 | b4 | b16 | b1/roofline | GB/s | peak GPU MB (smi) | plan MB | after close MB |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-        for k in ("f32", "f16", "int8"):
-            x = b.get(k)
-            if not isinstance(x, dict) or "decode_tok_per_s" not in x:
-                continue
+                  "| dtype | load s | host peak RSS MB | prefill tok/s | " + " | ".join(f"decode b{x}" for x in batches)
+                  + " | b1/roofline | GB/s | peak GPU MB (smi) | plan MB | after close MB |",
+                  "|---" * (9 + len(batches)) + "|"]
+        for k, x in rows:
             d = x["decode_tok_per_s"]
-            lines.append("| {} | {:.1f} | {:.0f} | {:.0f} | {:.1f} | {:.1f} | {:.1f} | {:.0%} | {:.0f} | {} | {} | {} |".format(
+            lines.append("| {} | {:.1f} | {:.0f} | {:.0f} | {} | {:.0%} | {:.0f} | {} | {} | {} |".format(
                 k, x.get("load_seconds", float("nan")), x.get("peak_rss_bytes", 0) / 1e6, x["prefill_tok_per_s"],
-                d.get("1", float("nan")), d.get("4", float("nan")), d.get("16", float("nan")), x["batch1_roofline_share"],
+                " | ".join(f"{d[str(n)]:.1f}" if str(n) in d else "" for n in batches), x["batch1_roofline_share"],
                 x["bandwidth_gb_per_s"], mb(x.get("measured_process_peak_bytes")), mb(x.get("plan", {}).get("total_bytes")),
                 mb(x.get("resident_after_close_bytes"))))
     e2e = r["parts"].get("e2e", {})

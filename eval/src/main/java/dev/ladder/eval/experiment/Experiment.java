@@ -126,6 +126,17 @@ public record Experiment(String name, String benchmark, String split, String dat
             } else if (m.adapterMissing()) {
                 out.add("models." + id + ".adapter: no PEFT adapter at " + m.adapter() + " (no adapter_config.json); "
                         + "skipping " + String.join(", ", using) + " (train one with notebooks/qlora_train.ipynb)");
+            } else if (m.trainedK().isPresent()) {
+                // an adapter learns the prompt it was trained on: a k = 0 adapter under a k = 3 prompt is another rung
+                int trained = m.trainedK().getAsInt();
+                for (RungSpec r : rungs) {
+                    var k = java.util.regex.Pattern.compile("-k(\\d+)$").matcher(r.strategy());
+                    if (r.model().equals(id) && k.find() && Integer.parseInt(k.group(1)) != trained) {
+                        out.add("models." + id + ".adapter: " + m.adapter() + " was trained on k = " + trained
+                                + " prompts (ladder-training.json), but rung " + r.name() + " prompts with k = " + k.group(1)
+                                + "; train one adapter per k (notebooks/qlora_train.ipynb)");
+                    }
+                }
             }
         });
         return out;

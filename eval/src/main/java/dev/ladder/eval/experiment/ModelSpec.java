@@ -89,6 +89,22 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
         return adapter != null && !Files.isRegularFile(Path.of(adapter).resolve("adapter_config.json"));
     }
 
+    /**
+     * The number of exemplars the adapter was trained with, from the {@code ladder-training.json} that
+     * notebooks/qlora_train.ipynb writes beside it ({@code "k"}); empty when there is no such record.
+     */
+    public java.util.OptionalInt trainedK() {
+        if (adapter == null) return java.util.OptionalInt.empty();
+        Path record = Path.of(adapter).resolve("ladder-training.json");
+        if (!Files.isRegularFile(record)) return java.util.OptionalInt.empty();
+        try {
+            var k = new com.fasterxml.jackson.databind.ObjectMapper().readTree(record.toFile()).path("k");
+            return k.isInt() ? java.util.OptionalInt.of(k.asInt()) : java.util.OptionalInt.empty();
+        } catch (java.io.IOException e) {
+            return java.util.OptionalInt.empty();   // an unreadable record says nothing; the adapter itself is checked at load
+        }
+    }
+
     public ModelSpec withPath(String p) {
         return new ModelSpec(p, adapter, engine, dtype, device, mergeBase, server);
     }

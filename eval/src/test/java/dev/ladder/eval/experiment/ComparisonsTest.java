@@ -83,7 +83,7 @@ class ComparisonsTest {
         Map<String, String> k3 = factors(LADDER, "prompt-k3");
         assertThat(RungFactors.differing(factors(LADDER, "prompt-k0"), k3)).containsExactly("exemplars k");
         assertThat(RungFactors.differing(k3, factors(LADDER, "qlora-k3"))).containsExactly("adapter");
-        assertThat(factors(LADDER, "qlora-k3").get("adapter")).isEqualTo("models/classicmodels-qlora (nf4)");
+        assertThat(factors(LADDER, "qlora-k3").get("adapter")).isEqualTo("models/classicmodels-qlora-k3 (nf4)");
         // confounded: the adapter and the exemplars change together
         assertThat(RungFactors.differing(k3, factors(LADDER, "qlora-k0"))).containsExactly("adapter", "exemplars k");
         assertThat(RungFactors.differing(k3, factors(LADDER, "agent-0"))).containsExactly("execution gate");

@@ -48,13 +48,18 @@ class ExperimentLoaderTest {
         assertThat(e.limit()).isNull();
         assertThat(e.rungs()).extracting(RungSpec::name).containsExactly(
                 "prompt-k0", "prompt-k3", "qlora-k0", "qlora-k3", "agent-0", "agent-1", "agent-2", "agent-3");
-        assertThat(e.rungs().get(3)).isEqualTo(new RungSpec("qlora-k3", "prompt-k3", "qlora"));
-        assertThat(e.models().get("qlora").adapter()).isEqualTo("models/classicmodels-qlora");
-        assertThat(e.models().get("qlora").path()).isEqualTo(e.models().get("base").path());
+        // one adapter per QLoRA rung, trained on that rung's prompts (k = 0 or 3), on the base model
+        assertThat(e.rungs().get(2)).isEqualTo(new RungSpec("qlora-k0", "prompt-k0", "qlora-k0"));
+        assertThat(e.rungs().get(3)).isEqualTo(new RungSpec("qlora-k3", "prompt-k3", "qlora-k3"));
+        assertThat(e.models().get("qlora-k0").adapter()).isEqualTo("models/classicmodels-qlora-k0");
+        assertThat(e.models().get("qlora-k3").adapter()).isEqualTo("models/classicmodels-qlora-k3");
+        assertThat(e.models().get("qlora-k0").path()).isEqualTo(e.models().get("base").path());
+        assertThat(e.models().get("qlora-k3").path()).isEqualTo(e.models().get("base").path());
         assertThat(e.scorers().exOptions().label()).isEqualTo("spider");
-        // no adapter next to the tests: the QLoRA rungs are announced as skipped, not an error
-        assertThat(e.warnings()).singleElement().asString()
-                .startsWith("models.qlora.adapter:").contains("qlora-k0, qlora-k3");
+        // no adapters next to the tests: the QLoRA rungs are announced as skipped, not an error
+        assertThat(e.warnings()).hasSize(2);
+        assertThat(e.warnings().get(0)).asString().startsWith("models.qlora-k0.adapter:").contains("qlora-k0");
+        assertThat(e.warnings().get(1)).asString().startsWith("models.qlora-k3.adapter:").contains("qlora-k3");
     }
 
     @Test
@@ -297,6 +302,13 @@ class ExperimentLoaderTest {
         assertThat(missing.warnings()).isEmpty();
         Experiment unused = ExperimentLoader.parse(VALID.replace("model: qlora", "model: base"), "t.yaml");
         assertThat(unused.warnings()).singleElement().asString().isEqualTo("models.qlora: no strategy uses this model");
+        // the training notebook records the k of its prompts: a rung prompting with another k is named
+        Files.writeString(adapter.resolve("ladder-training.json"), "{\"base_model\": \"x\", \"k\": 3}");
+        assertThat(missing.warnings()).singleElement().asString()
+                .isEqualTo("models.qlora.adapter: " + adapter + " was trained on k = 3 prompts (ladder-training.json), but "
+                        + "rung qlora-k0 prompts with k = 0; train one adapter per k (notebooks/qlora_train.ipynb)");
+        Files.writeString(adapter.resolve("ladder-training.json"), "{\"base_model\": \"x\", \"k\": 0}");
+        assertThat(missing.warnings()).isEmpty();
     }
 
     @Test

@@ -140,4 +140,65 @@ class LauncherTest {
         assertThat(bad.err().strip()).isEqualTo("setup: unknown option '--gpus' (use --gpu or nothing)");
         assertThat(root.resolve(".ladder-torch")).doesNotExist();
     }
+
+    /**
+     * {@code setup --gpu} picks the torch mode from the torch installed: a CUDA torch other than 2.7.1 gets a bridge
+     * built for it (no second torch downloaded), 2.7.1+cu128 the pip mode as it is, and a CPU-only torch the pip
+     * install of 2.7.1. Maven, the GPU, Python and the bridge build are stand-ins that log what they were asked.
+     */
+    @Test
+    void setupGpuBuildsABridgeForTheInstalledCudaTorchOrInstallsTheOneDjlShips() throws Exception {
+        Files.copy(Path.of("..", "scripts", "setup"), root.resolve("scripts/setup"));
+        Path log = root.resolve("calls.log");
+        stub("nvidia-smi", "echo 'GPU 0: Tesla T4'");
+        stub("mvn", "exit 0");
+        stub("cmake", "exit 0");
+        stub("c++", "exit 0");
+        // python: the torch probe answers FAKE_TORCH; anything else (pip) is logged
+        stub("fake-python", "case \"$*\" in *'import torch'*) [ \"$FAKE_TORCH\" = none ] && exit 1; echo \"$FAKE_TORCH\" ;; "
+                + "*) echo \"python $*\" >> " + log + " ;; esac");
+        // java: env reports a CUDA libtorch; the rest prints nothing
+        stub("java", "case \"$*\" in -XshowSettings*) echo '    java.specification.version = 17' >&2 ;; "
+                + "*--json*) echo '{\"pytorch.cuda\":\"true\"}' ;; *' env') echo 'pytorch.cuda true' ;; esac");
+        Path build = root.resolve("scripts/build-bridge");
+        Files.writeString(build, "#!/bin/sh\necho \"build-bridge $*\" >> " + log + "\n"
+                + "while [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=\"$2\"; shift; done\n"
+                + "mkdir -p \"$out\" && : > \"$out/libdjl_torch.so\" && echo \"torch_version=$FAKE_VERSION\" > \"$out/bridge.properties\"\n");
+        Files.setPosixFilePermissions(build, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        Launch colab = script(Map.of("LADDER_PYTHON", "fake-python", "FAKE_TORCH", "2.8.0+cu126 12.6",
+                "FAKE_VERSION", "2.8.0+cu126"), "scripts/setup", "--gpu");
+        assertThat(colab.code()).as(colab.err()).isZero();
+        assertThat(Files.readString(root.resolve(".ladder-torch")).strip()).isEqualTo("bridge");
+        assertThat(Files.readAllLines(log)).containsExactly(
+                "build-bridge --python fake-python --out " + root.resolve(".ladder-bridge") + " --cuda on");
+        // a second setup with the same torch reuses the bridge
+        Launch again = script(Map.of("LADDER_PYTHON", "fake-python", "FAKE_TORCH", "2.8.0+cu126 12.6"), "scripts/setup", "--gpu");
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(again.args()).anyMatch(l -> l.startsWith("setup --gpu: reusing the bridge"));
+        assertThat(Files.readAllLines(log)).hasSize(1);
+
+        Files.delete(log);
+        Launch shipped = script(Map.of("LADDER_PYTHON", "fake-python", "FAKE_TORCH", "2.7.1+cu128 12.8"), "scripts/setup", "--gpu");
+        assertThat(shipped.code()).as(shipped.err()).isZero();
+        assertThat(Files.readString(root.resolve(".ladder-torch")).strip()).isEqualTo("pip");
+        assertThat(log).doesNotExist();
+
+        Launch cpuOnly = script(Map.of("LADDER_PYTHON", "fake-python", "FAKE_TORCH", "2.8.0+cpu none"), "scripts/setup", "--gpu");
+        assertThat(cpuOnly.code()).as(cpuOnly.err()).isZero();
+        assertThat(Files.readAllLines(log)).containsExactly(
+                "python -m pip install -q torch==2.7.1 --index-url https://download.pytorch.org/whl/cu128");
+
+        Launch forced = script(Map.of("LADDER_PYTHON", "fake-python", "FAKE_TORCH", "2.8.0+cpu none", "LADDER_TORCH", "bridge"),
+                "scripts/setup", "--gpu");
+        assertThat(forced.code()).isEqualTo(2);
+        assertThat(forced.err().strip()).isEqualTo("setup --gpu: LADDER_TORCH=bridge needs a CUDA build of torch for "
+                + "fake-python (found: 2.8.0+cpu none)");
+    }
+
+    private void stub(String name, String body) throws IOException {
+        Path t = bin.resolve(name);
+        Files.writeString(t, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
 }

@@ -114,8 +114,62 @@ class NotebooksTest {
                 .map(String::strip).collect(Collectors.toSet());
         assertThat(commands.stream().filter(c -> !readmeLines.contains(c)).toList())
                 .as("commands of %s that are not lines of README.md", nbFile.getFileName()).isEmpty();
-        assertThat(readmeLines).contains("export LADDER_TORCH=pip");
-        assertThat(code.toString()).containsPattern("os\\.environ\\[\"LADDER_TORCH\"\\]\\s*=\\s*\"pip\"");
+        // setup --gpu chooses the torch mode (a bridge for Colab's own torch): neither forces pip or installs 2.7.1
+        assertThat(readmeLines).doesNotContain("export LADDER_TORCH=pip");
+        assertThat(code.toString()).doesNotContain("LADDER_TORCH").doesNotContain("torch==2.7.1");
+    }
+
+    /**
+     * The training notebook, the ladder notebook, the README and the ladder's experiment file agree: one adapter per
+     * QLoRA rung, trained with that rung's k, on the base model the README's GPU command runs, written where the
+     * experiment file looks for it (the ladder notebook links the training notebook's adapter folder as models/).
+     */
+    @Test
+    void qloraAdaptersAreWhereTheLadderLooksForThem() throws IOException {
+        Path root = notebooks().getParent();
+        String train = code(notebooks().resolve("qlora_train.ipynb"));
+        String colab = code(notebooks().resolve("ladder_colab.ipynb"));
+        String readme = Files.readString(root.resolve("README.md"), StandardCharsets.UTF_8);
+        var ladder = dev.ladder.eval.experiment.ExperimentLoader.load(root.resolve("experiments/classicmodels-ladder.yaml"));
+
+        java.util.Map<Integer, String> adapterByK = new java.util.TreeMap<>();
+        for (var rung : ladder.rungs()) {
+            var model = ladder.models().get(rung.model());
+            if (!model.hasAdapter()) continue;
+            var k = java.util.regex.Pattern.compile("^prompt-k(\\d+)$").matcher(rung.strategy());
+            assertThat(k.find()).as("QLoRA rung %s is a prompt rung", rung.name()).isTrue();
+            String before = adapterByK.put(Integer.parseInt(k.group(1)), model.adapter());
+            assertThat(before).as("one adapter per k").isNull();
+        }
+        assertThat(adapterByK).as("the ladder's QLoRA rungs").containsOnlyKeys(0, 3);
+        var kValues = java.util.regex.Pattern.compile("(?m)^K_VALUES = \\[([\\d, ]+)\\]$").matcher(train);
+        assertThat(kValues.find()).as("K_VALUES in qlora_train.ipynb").isTrue();
+        assertThat(kValues.group(1).replace(" ", "")).isEqualTo(adapterByK.keySet().stream().map(String::valueOf)
+                .collect(Collectors.joining(",")));
+        var name = java.util.regex.Pattern.compile("(?m)^ADAPTER_NAME = \"([^\"]+)\"").matcher(train);
+        assertThat(name.find()).as("ADAPTER_NAME in qlora_train.ipynb").isTrue();
+        adapterByK.forEach((k, path) -> {
+            assertThat(path).isEqualTo("models/" + name.group(1).replace("{k}", String.valueOf(k)));
+            assertThat(readme).contains(path);
+        });
+        // the training notebook saves into STATE/adapters; the ladder notebook links that folder as the checkout's models/
+        assertThat(train).contains("ADAPTERS = STATE / \"adapters\"").contains("STATE = Path(\"/content/drive/MyDrive/ladder-state\")");
+        assertThat(colab).contains("models.symlink_to(STATE / \"adapters\"").contains("STATE = Path(\"/content/drive/MyDrive/ladder-state\")");
+        // trained on the base the README's GPU command runs
+        var base = java.util.regex.Pattern.compile("(?m)^BASE_MODEL = \"([^\"]+)\"").matcher(train);
+        assertThat(base.find()).isTrue();
+        assertThat(readme).contains("./scripts/ladder run experiments/classicmodels-ladder.yaml --model " + base.group(1) + " ");
+        assertThat(colab).contains("--model " + base.group(1) + " ");
+        // a T4 computes in float16: bf16 is decided by compute capability, not by torch.cuda.is_bf16_supported()
+        assertThat(train).contains("get_device_capability").doesNotContain("is_bf16_supported");
+    }
+
+    private static String code(Path notebook) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (JsonNode cell : JSON.readTree(notebook.toFile()).path("cells")) {
+            if (cell.path("cell_type").asText().equals("code")) b.append(source(cell)).append('\n');
+        }
+        return b.toString();
     }
 
     private static String source(JsonNode cell) {

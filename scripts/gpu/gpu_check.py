@@ -606,8 +606,15 @@ def mb(v):
     return "" if v is None else f"{v / 1e6:.0f}"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A user error is one line and exit status 2, like every Ladder command's."""
+
+    def error(self, message):
+        self.exit(2, f"gpu-check run: {message} (see --help)\n")
+
+
 def main():
-    ap = argparse.ArgumentParser(prog="gpu-check run", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(prog="gpu-check run", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", required=True, help=argparse.SUPPRESS)
     ap.add_argument("--out", required=True, help="where gpu-check.json, .md and .log go")
     ap.add_argument("--bundle", help="the folder scripts/gpu-check prepare wrote (default: .gpu-check in the checkout)")

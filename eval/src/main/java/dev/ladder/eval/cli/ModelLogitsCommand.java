@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -46,17 +47,7 @@ import picocli.CommandLine.Spec;
 final class ModelLogitsCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
-    @Option(names = "--model", required = true, paramLabel = "MODEL", description = "A model directory or a pulled repo id.")
-    String model;
-    @Option(names = "--adapter", paramLabel = "DIR", description = "A PEFT LoRA adapter merged into the model at load time.")
-    Path adapter;
-    @Option(names = "--merge-base", defaultValue = "full", paramLabel = "full|nf4", description = "With --adapter (default ${DEFAULT-VALUE}).")
-    String mergeBase;
-    @Option(names = "--dtype", defaultValue = "auto", paramLabel = "auto|f32|f16|int8",
-            description = "Weights in memory (default ${DEFAULT-VALUE}: f32 on a CPU, f16 on a GPU).")
-    String dtype;
-    @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]", description = "Default ${DEFAULT-VALUE}.")
-    String device;
+    @Mixin ModelFlags modelFlags;
     @Option(names = "--prompt-ids", required = true, paramLabel = "IDS", description = "Comma-separated token ids.")
     String promptIds;
     @Option(names = "--generate", defaultValue = "8", paramLabel = "N", description = "Greedy tokens after the prompt (default ${DEFAULT-VALUE}).")
@@ -69,10 +60,11 @@ final class ModelLogitsCommand implements Callable<Integer> {
         List<Integer> ids = GenerateCommand.parseIds(promptIds);
         if (ids.isEmpty()) throw new UserError("--prompt-ids: no ids");
         if (generate < 0) throw new UserError("--generate must be >= 0, got " + generate);
-        var precision = BenchCommand.Generate.precision(dtype);
-        var merge = ModelFlags.mergeBase(mergeBase, adapter);
-        Path dir = ModelCommand.resolve(model);
-        Device on = DeviceOptions.resolve(DeviceOptions.parse(device));
+        var precision = BenchCommand.Generate.precision(modelFlags.dtype);
+        Path adapter = modelFlags.adapter;
+        var merge = ModelFlags.mergeBase(modelFlags.mergeBase, adapter);
+        Path dir = ModelCommand.resolve(modelFlags.model);
+        Device on = DeviceOptions.resolve(DeviceOptions.parse(modelFlags.device));
         ModelConfig config;
         try {
             config = ModelConfig.read(dir);
@@ -146,8 +138,8 @@ final class ModelLogitsCommand implements Callable<Integer> {
         o.putArray("shape").add(ids.size()).add(vocab);
         o.put("dtype", dtype);
         o.put("device", where);
-        o.put("adapter", adapter == null ? null : adapter.toString());
-        o.put("merge_base", adapter == null ? null : mergeBase);
+        o.put("adapter", modelFlags.adapter == null ? null : modelFlags.adapter.toString());
+        o.put("merge_base", modelFlags.adapter == null ? null : modelFlags.mergeBase);
         o.put("load_seconds", loadSeconds);
         o.put("logits_file", raw.getFileName().toString());
         atomically(raw, s -> s.write(buf.array()));

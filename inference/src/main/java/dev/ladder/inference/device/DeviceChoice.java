@@ -62,8 +62,9 @@ public record DeviceChoice(Kind kind, int index) {
             case CUDA -> {
                 if (!cudaLibtorch) {
                     throw new TorchSetupException("--device " + this + ": the loaded libtorch (" + torch + ") has no CUDA; "
-                            + "choose LADDER_TORCH=pip with a CUDA build of torch " + TorchRuntime.requiredVersion()
-                            + " (./scripts/setup --gpu) or LADDER_TORCH=download (docs/gpu.md)");
+                            + "run ./scripts/setup --gpu (a bridge for the machine's CUDA torch, LADDER_TORCH=bridge, or "
+                            + "LADDER_TORCH=pip with a CUDA build of torch " + TorchRuntime.requiredVersion()
+                            + "), or choose LADDER_TORCH=download (docs/gpu.md)");
                 }
                 if (gpus == 0) {
                     throw new TorchSetupException("--device " + this + ": libtorch has CUDA but sees no GPU "

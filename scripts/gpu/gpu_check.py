@@ -644,6 +644,13 @@ def main():
     ap.add_argument("--bench-batches", default="1,4,16", help="bench: decode batch sizes (default 1,4,16)")
     ap.add_argument("--work", default=None, help="scratch folder (default: the system's temporary folder)")
     args = ap.parse_args()
+    if args.budget <= 0:
+        ap.error(f"--budget must be a positive number of seconds, got {args.budget:g}")
+    for flag, value in (("--bench-prompt", args.bench_prompt), ("--bench-new", args.bench_new)):
+        if value < 1:
+            ap.error(f"{flag} must be at least 1, got {value}")
+    if not re.fullmatch(r"[1-9]\d*(,[1-9]\d*)*", args.bench_batches):
+        ap.error(f"--bench-batches must be positive integers separated by commas, got '{args.bench_batches}'")
     args.bundle = os.path.abspath(args.bundle or os.path.join(args.root, ".gpu-check"))
     args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     unknown = args.skip - set(PARTS)

@@ -70,6 +70,10 @@ class GpuScriptsTest {
         oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--skip", "warp"),
                 "gpu-check run: --skip: unknown part(s) warp (parts: bridge, env, parity, adapter, e2e, bench) (see --help)");
         oneLine(run("gpu-check", "run"), "gpu-check run: the following arguments are required: --out (see --help)");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--budget", "-5"),
+                "gpu-check run: --budget must be a positive number of seconds, got -5 (see --help)");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--bench-batches", "1,,4"),
+                "--bench-batches must be positive integers separated by commas, got '1,,4'");
         assertThat(tmp.resolve("o")).doesNotExist();
     }
 

@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.inference.device.EngineLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.inference.device.DeviceKind;
@@ -7,7 +8,6 @@ import dev.ladder.inference.device.MemoryPlan;
 import dev.ladder.inference.device.MemoryRequest;
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.WeightFormat;
-import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
@@ -330,10 +330,10 @@ final class ModelCommand {
             // the engine's default context, KV cache of one row of 1,000 tokens
             TextTable t = new TextTable(List.of("weights as", "on", "weights", "KV cache / 1k tokens", "KV dtype"))
                     .alignRight(2).alignRight(3);
-            int context = Math.min(LlamaModel.defaultContext(c), 1000);
+            int context = Math.min(EngineLimits.defaultContext(c), 1000);
             for (WeightFormat f : WeightFormat.values()) {
                 for (DeviceKind d : f == WeightFormat.F32 ? List.of(DeviceKind.CPU) : List.of(DeviceKind.CUDA)) {
-                    MemoryRequest weights = new MemoryRequest(f, d, 1, LlamaModel.defaultContext(c), 1);
+                    MemoryRequest weights = new MemoryRequest(f, d, 1, EngineLimits.defaultContext(c), 1);
                     MemoryRequest kv = new MemoryRequest(f, d, 1, context, 1);
                     t.add(List.of(f.cliName(), d.cliName(), Sizes.bytes(MemoryPlan.weightBytes(c, weights)),
                             Sizes.bytes(MemoryPlan.kvCacheBytes(c, kv) * 1000 / context),

@@ -1,10 +1,10 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.eval.run.Fingerprints;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.device.DeviceChoice;
-import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.serve.OpenAiServer;
@@ -217,7 +217,7 @@ final class ServeCommand implements Callable<Integer> {
             }
             ModelLoader.LoadSpec spec = new ModelLoader.LoadSpec("djl", dtype, where,
                     base,
-                    new ModelLoader.Workload(maxBatchRows, Math.min(PLAN_CONTEXT, LlamaModel.defaultContext(config))));
+                    new ModelLoader.Workload(maxBatchRows, Math.min(PLAN_CONTEXT, EngineLimits.defaultContext(config))));
             String modelPrint = Fingerprints.ofDirectory(dir);
             String adapterPrint = adapter == null ? "none" : Fingerprints.ofDirectory(adapter);
             ModelLoader.Loaded loaded = ModelLoader.load(dir, adapter, spec, log, maxBatchRows);

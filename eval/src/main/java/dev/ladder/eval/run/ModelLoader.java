@@ -1,5 +1,6 @@
 package dev.ladder.eval.run;
 
+import dev.ladder.inference.device.EngineLimits;
 import ai.djl.Device;
 import dev.ladder.adapters.AdaptedModels;
 import dev.ladder.adapters.AdapterException;
@@ -273,7 +274,7 @@ public final class ModelLoader {
         }
         DeviceKind kind = device.isGpu() ? DeviceKind.CUDA : DeviceKind.CPU;
         long budget = device.isGpu() ? gpuMemory(device) : Math.max(0, MemorySize.physicalMemory());
-        int context = Math.min(spec.workload().context(), LlamaModel.defaultContext(config));
+        int context = Math.min(spec.workload().context(), EngineLimits.defaultContext(config));
         int rows = spec.workload().rows();
         int prefill = DjlLanguageModel.Options.DEFAULT.prefillTokens();
         String d = spec.dtype().toLowerCase(Locale.ROOT);

@@ -1,6 +1,5 @@
 package dev.ladder.inference.device;
 
-import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.model.ModelConfig;
 
 import java.util.ArrayList;
@@ -206,9 +205,9 @@ public record MemoryPlan(String model, ModelConfig config, MemoryRequest request
                 + (forkRows > 0 ? 2 * (n * kv + forkRows * t * kv) * c : 0) // k, v made contiguous and row-selected
                 + n * q * c                                       // queries / sqrt(hd)
                 // scores c, + mask f32, softmax f32, probs c (f16), for one block of queries at a time
-                + b * heads * LlamaModel.queryBlock(b, heads, t, l) * l * 12
+                + b * heads * EngineLimits.queryBlock(b, heads, t, l, EngineLimits.ATTENTION_BLOCK_BYTES) * l * 12
                 + 2 * n * q * c                                   // probs x values, heads merged (a copy)
-                + (LlamaModel.queryBlock(b, heads, t, l) < t ? n * q * c : 0) // the blocks joined
+                + (EngineLimits.queryBlock(b, heads, t, l, EngineLimits.ATTENTION_BLOCK_BYTES) < t ? n * q * c : 0) // the blocks joined
                 + linearPassBytes(f, c, n, d, q, false)
                 + n * d * c                                       // residual
                 + normBytes(n, d, c)

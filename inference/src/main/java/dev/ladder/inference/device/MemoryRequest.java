@@ -1,7 +1,5 @@
 package dev.ladder.inference.device;
 
-import dev.ladder.inference.llm.DjlLanguageModel;
-import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.model.ModelConfig;
 
 import java.util.Objects;
@@ -29,8 +27,8 @@ public record MemoryRequest(WeightFormat format, DeviceKind device, int rows, in
 
     /** The engine's defaults: 16 rows, context min(max positions, 8192), prefill chunks of 4096 tokens. */
     public static MemoryRequest defaults(ModelConfig config, WeightFormat format, DeviceKind device) {
-        DjlLanguageModel.Options d = DjlLanguageModel.Options.DEFAULT;
-        return new MemoryRequest(format, device, d.maxBatchRows(), LlamaModel.defaultContext(config), d.prefillTokens());
+        return new MemoryRequest(format, device, EngineLimits.MAX_BATCH_ROWS, EngineLimits.defaultContext(config),
+                EngineLimits.PREFILL_TOKENS);
     }
 
     public MemoryRequest withFormat(WeightFormat f) {

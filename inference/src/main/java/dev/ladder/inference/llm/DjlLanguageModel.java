@@ -1,5 +1,6 @@
 package dev.ladder.inference.llm;
 
+import dev.ladder.inference.device.EngineLimits;
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
@@ -54,7 +55,8 @@ public final class DjlLanguageModel implements LanguageModel {
      * @param threads       PyTorch intra-op threads (0 = leave PyTorch's default)
      */
     public record Options(LlamaModel.Options model, int maxBatchRows, int prefillTokens, int threads) {
-        public static final Options DEFAULT = new Options(LlamaModel.Options.DEFAULT, 16, 4096, 0);
+        public static final Options DEFAULT = new Options(LlamaModel.Options.DEFAULT,
+                EngineLimits.MAX_BATCH_ROWS, EngineLimits.PREFILL_TOKENS, 0);
 
         public Options {
             Objects.requireNonNull(model, "model");

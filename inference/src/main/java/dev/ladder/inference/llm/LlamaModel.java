@@ -10,6 +10,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
+import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.inference.device.TorchRuntime;
 import dev.ladder.inference.model.DirectBuffers;
 import dev.ladder.inference.model.F16Clamp;
@@ -76,7 +77,6 @@ public final class LlamaModel implements AutoCloseable {
         NDArray[] attend(int layer, NDArray k, NDArray v);
     }
 
-    private static final int DEFAULT_MAX_CONTEXT = 8192;
     /**
      * Host staging per copy: tensors are read from the file in row blocks of at most this many bytes, each copied to
      * its place on the device and freed at once, so loading holds at most one block on the host besides the weights
@@ -148,7 +148,7 @@ public final class LlamaModel implements AutoCloseable {
              Loader ld = new Loader(config, weights, manager, dtypeFor(options.precision(), device), options.int8())) {
             DataType dtype = ld.dtype;
             int ctx = options.maxContext() > 0 ? Math.min(options.maxContext(), config.maxPositions())
-                    : defaultContext(config);
+                    : EngineLimits.defaultContext(config);
             int d = config.hiddenSize();
             int hd = config.headDim();
             int qOut = config.numHeads() * hd;
@@ -184,11 +184,6 @@ public final class LlamaModel implements AutoCloseable {
             manager.close();
             throw e;
         }
-    }
-
-    /** The context window used when {@link Options#maxContext} is 0: min(config max positions, 8192). */
-    public static int defaultContext(ModelConfig config) {
-        return Math.min(config.maxPositions(), DEFAULT_MAX_CONTEXT);
     }
 
     private static DataType dtypeFor(Precision precision, Device device) {
@@ -354,17 +349,12 @@ public final class LlamaModel implements AutoCloseable {
         return Ops.slice(mask, axis, from, to);
     }
 
-    /** Bytes of attention scores one query block may hold (12 per score: scores, mask sum, softmax, probabilities). */
-    static volatile long attentionBlockBytes = 256L << 20;
+    /** Bytes of attention scores one query block may hold ({@link EngineLimits#ATTENTION_BLOCK_BYTES}; tests lower it). */
+    static volatile long attentionBlockBytes = EngineLimits.ATTENTION_BLOCK_BYTES;
 
-    /**
-     * Queries per attention block for {@code b} rows of {@code t} new tokens over {@code l} keys with {@code heads}
-     * query heads: all of them when their scores fit {@link #attentionBlockBytes}, else as many as fit (at least 1).
-     * The memory plan uses the same rule.
-     */
-    public static long queryBlock(long b, long heads, long t, long l) {
-        long perQuery = b * heads * l * 12;
-        return Math.max(1, Math.min(t, attentionBlockBytes / Math.max(1, perQuery)));
+    /** Queries per attention block under {@link #attentionBlockBytes}; the memory plan uses the same rule. */
+    static long queryBlock(long b, long heads, long t, long l) {
+        return EngineLimits.queryBlock(b, heads, t, l, attentionBlockBytes);
     }
 
     /** {@code x * rsqrt(mean(x^2) + eps) * w}, statistics in float32, result in the compute type. */

@@ -1,0 +1,163 @@
+package dev.ladder.eval.arch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering the build keeps (docs/design.md, DESIGN.md): modules depend one way (eval on pipeline, adapters and
+ * inference; pipeline and adapters on inference; inference on none of them), and packages form no cycle beyond the ones
+ * already known. The known cycles are a ratchet: a new cycle, or a package joining one, fails; so does a known cycle
+ * that is gone, so that the list only ever shrinks (issue 33 removes the rest). Dependencies are read from main sources
+ * the way scripts would read them: imports, static imports and inline fully-qualified names, comments left out.
+ */
+class LayeringTest {
+
+    /** The package cycles main had when this test was written, each as its sorted packages (without dev.ladder.). */
+    private static final Set<Set<String>> KNOWN_CYCLES = Set.of(
+            Set.of("pipeline.db", "pipeline.sql", "pipeline.sql.read"),
+            Set.of("pipeline.gsr", "pipeline.progressive", "pipeline.search", "pipeline.soft", "pipeline.strategy"),
+            Set.of("eval.bench", "eval.experiment", "eval.report", "eval.run", "eval.score", "eval.testsuite"));
+
+    /** Which modules each module may use (its own implied). */
+    private static final Map<String, Set<String>> MODULE_MAY_USE = Map.of(
+            "inference", Set.of(),
+            "adapters", Set.of("inference"),
+            "pipeline", Set.of("inference"),
+            "eval", Set.of("inference", "adapters", "pipeline"));
+
+    private static final Pattern PACKAGE = Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;");
+    private static final Pattern REFERENCE = Pattern.compile("\\b(dev\\.ladder(?:\\.[a-z_][a-z0-9_]*)+)\\.[A-Z]");
+    private static final Pattern COMMENT = Pattern.compile("//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
+
+    /** package -> packages it uses; and package -> the module that holds it. */
+    private record Graph(Map<String, Set<String>> uses, Map<String, String> moduleOf) {}
+
+    private static Graph read() {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        Map<String, Set<String>> uses = new TreeMap<>();
+        Map<String, String> moduleOf = new HashMap<>();
+        for (String module : MODULE_MAY_USE.keySet()) {
+            Path src = root.resolve(module).resolve("src/main/java");
+            try (Stream<Path> files = Files.walk(src)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    String text = Files.readString(f, StandardCharsets.UTF_8);
+                    Matcher pm = PACKAGE.matcher(text);
+                    if (!pm.find()) continue;
+                    String pkg = pm.group(1);
+                    moduleOf.put(pkg, module);
+                    Set<String> out = uses.computeIfAbsent(pkg, k -> new TreeSet<>());
+                    Matcher rm = REFERENCE.matcher(COMMENT.matcher(text).replaceAll(""));
+                    while (rm.find()) if (!rm.group(1).equals(pkg)) out.add(rm.group(1));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return new Graph(uses, moduleOf);
+    }
+
+    @Test
+    void modulesDependOneWay() {
+        Graph g = read();
+        List<String> wrong = new ArrayList<>();
+        g.uses().forEach((pkg, targets) -> {
+            String from = g.moduleOf().get(pkg);
+            for (String t : targets) {
+                String to = g.moduleOf().get(t);
+                if (to != null && !to.equals(from) && !MODULE_MAY_USE.get(from).contains(to)) {
+                    wrong.add(pkg + " (" + from + ") -> " + t + " (" + to + ")");
+                }
+            }
+        });
+        assertThat(wrong).as("dependencies against the module order").isEmpty();
+    }
+
+    @Test
+    void noPackageCycleBeyondTheKnownOnes() {
+        Graph g = read();
+        Set<Set<String>> cycles = new java.util.HashSet<>();
+        for (Set<String> c : stronglyConnected(g.uses())) {
+            if (c.size() < 2) continue;
+            Set<String> shortNames = new TreeSet<>();
+            for (String p : c) shortNames.add(p.replace("dev.ladder.", ""));
+            cycles.add(shortNames);
+        }
+        assertThat(cycles.stream().filter(c -> !KNOWN_CYCLES.contains(c)).toList())
+                .as("package cycles that are new, or known ones that grew (break them; see docs/design.md)").isEmpty();
+        assertThat(KNOWN_CYCLES.stream().filter(c -> !cycles.contains(c)).toList())
+                .as("known cycles that are gone or shrank: take them out of KNOWN_CYCLES").isEmpty();
+    }
+
+    /** Tarjan's strongly connected components, iteratively (no recursion limit to mind). */
+    private static List<Set<String>> stronglyConnected(Map<String, Set<String>> uses) {
+        Map<String, Integer> index = new HashMap<>();
+        Map<String, Integer> low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        Set<String> onStack = new java.util.HashSet<>();
+        List<Set<String>> out = new ArrayList<>();
+        int[] next = {0};
+        for (String start : uses.keySet()) {
+            if (index.containsKey(start)) continue;
+            Deque<Object[]> work = new ArrayDeque<>();   // {node, iterator over its targets}
+            work.push(new Object[] {start, uses.getOrDefault(start, Set.of()).iterator()});
+            index.put(start, next[0]);
+            low.put(start, next[0]++);
+            stack.push(start);
+            onStack.add(start);
+            while (!work.isEmpty()) {
+                Object[] frame = work.peek();
+                String v = (String) frame[0];
+                @SuppressWarnings("unchecked")
+                java.util.Iterator<String> it = (java.util.Iterator<String>) frame[1];
+                if (it.hasNext()) {
+                    String w = it.next();
+                    if (!uses.containsKey(w)) continue;   // a package outside main sources
+                    if (!index.containsKey(w)) {
+                        index.put(w, next[0]);
+                        low.put(w, next[0]++);
+                        stack.push(w);
+                        onStack.add(w);
+                        work.push(new Object[] {w, uses.getOrDefault(w, Set.of()).iterator()});
+                    } else if (onStack.contains(w)) {
+                        low.put(v, Math.min(low.get(v), index.get(w)));
+                    }
+                } else {
+                    work.pop();
+                    if (!work.isEmpty()) {
+                        String parent = (String) work.peek()[0];
+                        low.put(parent, Math.min(low.get(parent), low.get(v)));
+                    }
+                    if (low.get(v).equals(index.get(v))) {
+                        Set<String> c = new TreeSet<>();
+                        String w;
+                        do {
+                            w = stack.pop();
+                            onStack.remove(w);
+                            c.add(w);
+                        } while (!w.equals(v));
+                        out.add(c);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -301,7 +301,7 @@ final class BenchCommand {
             if (!engine.equals("djl")) return engines(t);
             var where = DeviceOptions.parse(device);
             Path dir = ModelCommand.resolve(model);
-            dev.ladder.inference.llm.LlamaModel.Options precision = precision(dtype);
+            dev.ladder.inference.llm.LlamaModel.Options precision = dev.ladder.eval.run.ModelLoader.engineOptions(dtype);
             dev.ladder.inference.llm.GenerationBenchmark.Result r;
             ai.djl.Device on = DeviceOptions.resolve(where);
             // GPU memory before the load and after the model is closed: the runner's one-model-resident rule
@@ -326,17 +326,6 @@ final class BenchCommand {
             out.print(r.table());
             out.flush();
             return 0;
-        }
-
-        /** The weights' precision a {@code --dtype} names ({@code auto}: f32 on a CPU, f16 on a GPU). */
-        static dev.ladder.inference.llm.LlamaModel.Options precision(String dtype) {
-            return switch (dtype.strip().toLowerCase(java.util.Locale.ROOT)) {
-                case "auto" -> dev.ladder.inference.llm.LlamaModel.Options.DEFAULT;
-                case "f32" -> new dev.ladder.inference.llm.LlamaModel.Options(dev.ladder.inference.llm.LlamaModel.Precision.FLOAT32, false, 0);
-                case "f16" -> new dev.ladder.inference.llm.LlamaModel.Options(dev.ladder.inference.llm.LlamaModel.Precision.FLOAT16, false, 0);
-                case "int8" -> new dev.ladder.inference.llm.LlamaModel.Options(dev.ladder.inference.llm.LlamaModel.Precision.AUTO, true, 0);
-                default -> throw new UserError("--dtype must be auto, f32, f16 or int8, got '" + dtype + "'");
-            };
         }
 
         /** One JSON object: the table's measurements, plus GPU memory before the load and after the model closed. */

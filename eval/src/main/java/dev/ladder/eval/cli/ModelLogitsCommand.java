@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.adapters.AdaptedWeightSource;
 import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.PeftAdapter;
+import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
 import dev.ladder.inference.llm.DjlLanguageModel;
@@ -60,7 +61,7 @@ final class ModelLogitsCommand implements Callable<Integer> {
         List<Integer> ids = GenerateCommand.parseIds(promptIds);
         if (ids.isEmpty()) throw new UserError("--prompt-ids: no ids");
         if (generate < 0) throw new UserError("--generate must be >= 0, got " + generate);
-        var precision = BenchCommand.Generate.precision(modelFlags.dtype);
+        var precision = ModelLoader.engineOptions(modelFlags.dtype);
         Path adapter = modelFlags.adapter;
         var merge = ModelFlags.mergeBase(modelFlags.mergeBase, adapter);
         Path dir = ModelCommand.resolve(modelFlags.model);

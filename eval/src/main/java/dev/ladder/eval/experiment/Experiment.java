@@ -130,10 +130,10 @@ public record Experiment(String name, String benchmark, String split, String dat
                 // an adapter learns the prompt it was trained on: a k = 0 adapter under a k = 3 prompt is another rung
                 int trained = m.trainedK().getAsInt();
                 for (RungSpec r : rungs) {
-                    var k = java.util.regex.Pattern.compile("-k(\\d+)$").matcher(r.strategy());
-                    if (r.model().equals(id) && k.find() && Integer.parseInt(k.group(1)) != trained) {
+                    var k = RungFactors.exemplarsK(r.strategy(), settingsOf(r));
+                    if (r.model().equals(id) && k.isPresent() && k.getAsInt() != trained) {
                         out.add("models." + id + ".adapter: " + m.adapter() + " was trained on k = " + trained
-                                + " prompts (ladder-training.json), but rung " + r.name() + " prompts with k = " + k.group(1)
+                                + " prompts (ladder-training.json), but rung " + r.name() + " prompts with k = " + k.getAsInt()
                                 + "; train one adapter per k (notebooks/qlora_train.ipynb)");
                     }
                 }

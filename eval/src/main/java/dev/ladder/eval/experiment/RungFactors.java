@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,6 +41,17 @@ public final class RungFactors {
     }
 
     /**
+     * How many exemplars a rung's prompt carries: the k of {@code prompt-k<N>}, an agent rung's {@code agent_k}; empty
+     * for other strategies, or an agent rung whose settings are unknown.
+     */
+    public static OptionalInt exemplarsK(String strategy, SettingsSpec settings) {
+        Matcher prompt = PROMPT.matcher(strategy);
+        if (prompt.matches()) return OptionalInt.of(Integer.parseInt(prompt.group(1)));
+        if (AGENT.matcher(strategy).matches() && settings != null) return OptionalInt.of(settings.agentK());
+        return OptionalInt.empty();
+    }
+
+    /**
      * The factors of a rung.
      *
      * @param adapter   null for none
@@ -56,10 +68,10 @@ public final class RungFactors {
                 : adapter + (mergeBase == null || mergeBase.equals(ModelSpec.DEFAULT_MERGE_BASE) ? "" : " (" + mergeBase + ")"));
         f.put("dtype", dtype == null ? "?" : dtype);
         Matcher agent = AGENT.matcher(strategy);
-        Matcher prompt = PROMPT.matcher(strategy);
         int stage = agent.matches() ? Integer.parseInt(agent.group(1)) : -1;
-        if (prompt.matches()) f.put("exemplars k", prompt.group(1));
-        else if (stage >= 0) f.put("exemplars k", settings == null ? "?" : Integer.toString(settings.agentK()));
+        OptionalInt k = exemplarsK(strategy, settings);
+        if (k.isPresent()) f.put("exemplars k", Integer.toString(k.getAsInt()));
+        else if (stage >= 0) f.put("exemplars k", "?");
         else f.put("exemplars k", "strategy " + strategy);
         boolean sampling = false;
         if (stage >= 0 && settings != null) {

@@ -141,11 +141,7 @@ public final class ModelLoader {
         Device device = checked.device();
         MemoryPlan plan = checked.plan();
         String dtype = plan.request().format().cliName();
-        LlamaModel.Options model = switch (dtype) {
-            case "f32" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT32, false, 0);
-            case "f16" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT16, false, 0);
-            default -> new LlamaModel.Options(LlamaModel.Precision.AUTO, true, 0);   // int8: compute as auto
-        };
+        LlamaModel.Options model = engineOptions(dtype);
         DjlLanguageModel.Options base = DjlLanguageModel.Options.DEFAULT;
         DjlLanguageModel.Options options = new DjlLanguageModel.Options(model, maxBatchRows, base.prefillTokens(), base.threads());
         if (log != null) {
@@ -173,6 +169,22 @@ public final class ModelLoader {
             log.flush();
         }
         return new Loaded(lm, device, dtype, plan, report);
+    }
+
+    /**
+     * The djl engine's weight options for a dtype as users write it: {@code auto} (f32 on a CPU, f16 on a GPU),
+     * {@code f32}, {@code f16}, or {@code int8} (int8 linear layers, computing as {@code auto}).
+     *
+     * @throws UserError for another value
+     */
+    public static LlamaModel.Options engineOptions(String dtype) {
+        return switch (dtype.strip().toLowerCase(Locale.ROOT)) {
+            case "auto" -> LlamaModel.Options.DEFAULT;
+            case "f32" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT32, false, 0);
+            case "f16" -> new LlamaModel.Options(LlamaModel.Precision.FLOAT16, false, 0);
+            case "int8" -> new LlamaModel.Options(LlamaModel.Precision.AUTO, true, 0);
+            default -> throw new UserError("--dtype must be auto, f32, f16 or int8, got '" + dtype + "'");
+        };
     }
 
     /**

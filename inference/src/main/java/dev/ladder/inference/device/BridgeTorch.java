@@ -93,7 +93,7 @@ public final class BridgeTorch {
                     + "; rebuild it for this torch with scripts/build-bridge");
         }
         Found found = new Found(dir.toAbsolutePath(), builtFor, flavor, torch);
-        Path link = found.engineCache().resolve("pytorch").resolve(found.djlVersion() + "-" + flavor + "-" + classifier())
+        Path link = found.engineCache().resolve("pytorch").resolve(found.djlVersion() + "-" + flavor + "-" + TorchRuntime.classifier())
                 .resolve("0.35.1-" + System.mapLibraryName("djl_torch"));
         if (!Files.isRegularFile(link)) {
             throw new TorchSetupException("LADDER_TORCH=bridge: " + link + " is missing (a bridge folder copied without "
@@ -107,11 +107,6 @@ public final class BridgeTorch {
         var m = java.util.regex.Pattern.compile("^(\\d+\\.\\d+\\.\\d+)").matcher(version.strip());
         if (!m.find()) throw new TorchSetupException("LADDER_TORCH=bridge: unexpected torch version '" + version + "'");
         return m.group(1);
-    }
-
-    static String classifier() {
-        String arch = System.getProperty("os.arch", "");
-        return "linux-" + (arch.equals("amd64") ? "x86_64" : arch);
     }
 
     private static String required(Properties p, String key, Path file) {

@@ -136,25 +136,27 @@ public final class TorchRuntime {
                     throw new TorchSetupException("LADDER_TORCH=bridge but the bundled CPU libtorch (pytorch-native-cpu jar) "
                             + "is on the class path, and DJL would load it; run through scripts/ladder, which leaves it out");
                 }
-                Map<String, String> bridgeEnv = new HashMap<>(env);
-                for (String key : List.of("LADDER_BRIDGE_DIR", "LADDER_TORCH_DIR", "LADDER_TORCH_VERSION")) {
-                    String p = props.getProperty(key.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
-                    if (p != null && !p.isBlank()) bridgeEnv.put(key, p);
-                }
+                Map<String, String> bridgeEnv = settings(env, props, "LADDER_BRIDGE_DIR", "LADDER_TORCH_DIR", "LADDER_TORCH_VERSION");
                 String home = props.getProperty("ladder.home");
                 BridgeTorch.Found bridge = BridgeTorch.locate(bridgeEnv, home == null || home.isBlank() ? null : Path.of(home));
                 return new Selection(mode, chosenBy, bridge.torch(), bridge);
             }
             default -> {
-                Map<String, String> pipEnv = new HashMap<>(env);
-                for (String key : List.of("LADDER_TORCH_DIR", "LADDER_TORCH_VERSION", "LADDER_PYTHON")) {
-                    String p = props.getProperty(key.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
-                    if (p != null && !p.isBlank()) pipEnv.put(key, p);
-                }
+                Map<String, String> pipEnv = settings(env, props, "LADDER_TORCH_DIR", "LADDER_TORCH_VERSION", "LADDER_PYTHON");
                 PipTorch.Found found = PipTorch.locate(pipEnv, requiredVersion(), shippedFlavors(classes));
                 return new Selection(mode, chosenBy, found);
             }
         }
+    }
+
+    /** The environment with each key overridden by its system property ({@code LADDER_TORCH_DIR} -> {@code ladder.torch.dir}). */
+    private static Map<String, String> settings(Map<String, String> env, Properties props, String... keys) {
+        Map<String, String> out = new HashMap<>(env);
+        for (String key : keys) {
+            String p = props.getProperty(key.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
+            if (p != null && !p.isBlank()) out.put(key, p);
+        }
+        return out;
     }
 
     /** Sets what DJL reads before it starts (for {@code pip}: where libtorch is, its version and flavor). */
@@ -227,7 +229,8 @@ public final class TorchRuntime {
         return out;
     }
 
-    private static String classifier() {
+    /** DJL's platform classifier of this machine ({@code linux-x86_64}, ...). */
+    static String classifier() {
         String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
         String arch = System.getProperty("os.arch", "");
         String o = os.startsWith("mac") ? "osx" : os.startsWith("win") ? "win" : "linux";

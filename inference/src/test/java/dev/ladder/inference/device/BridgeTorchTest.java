@@ -36,7 +36,7 @@ class BridgeTorchTest {
         Files.writeString(dir.resolve(BridgeTorch.PROPERTIES), "torch_version=" + version + "\ntorch_dir=" + torch
                 + "\nflavor=" + flavor + "\n");
         Path cache = Files.createDirectories(dir.resolve("djl-cache/pytorch/" + BridgeTorch.plainVersion(version) + "-" + flavor
-                + "-" + BridgeTorch.classifier()));
+                + "-" + TorchRuntime.classifier()));
         Files.createSymbolicLink(cache.resolve("0.35.1-libdjl_torch.so"), Path.of("../../../libdjl_torch.so"));
         return dir;
     }

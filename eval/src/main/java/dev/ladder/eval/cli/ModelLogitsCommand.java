@@ -1,9 +1,6 @@
 package dev.ladder.eval.cli;
 
 import ai.djl.Device;
-import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.types.Shape;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.adapters.AdaptedWeightSource;
@@ -94,7 +91,7 @@ final class ModelLogitsCommand implements Callable<Integer> {
             double loadSeconds = (System.nanoTime() - t0) / 1e9;
             try (DjlLanguageModel lm = new DjlLanguageModel(m, null, dir.getFileName().toString(), null, options)) {
                 loadedAs = m.dtype().toString();
-                logits = prefillLogits(m, ids);
+                logits = m.prefillLogits(ids.stream().mapToInt(Integer::intValue).toArray());
                 greedy = generate == 0 ? List.of() : lm.generate(List.of(new GenerationRequest(null, ids, generate,
                         Sampling.GREEDY, 1, 0, Set.of(), List.of()))).get(0).candidates().get(0).tokenIds();
                 write(ids, greedy, logits, config.vocabSize(), loadedAs, dev.ladder.inference.device.DeviceChoice.label(m.device()),
@@ -106,22 +103,6 @@ final class ModelLogitsCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("logits: " + out + " (+ .f32), greedy " + greedy);
         spec.commandLine().getOut().flush();
         return 0;
-    }
-
-    /** Logits of every prompt position from one causal prefill, as float32 [positions * vocab]. */
-    static float[] prefillLogits(LlamaModel model, List<Integer> tokens) {
-        int t = tokens.size();
-        try (NDManager step = model.manager().newSubManager()) {
-            long[] ids = new long[t];
-            long[] pos = new long[t];
-            for (int i = 0; i < t; i++) {
-                ids[i] = tokens.get(i);
-                pos[i] = i;
-            }
-            NDArray logits = model.forward(step.create(ids, new Shape(1, t)), step.create(pos, new Shape(1, t)), null,
-                    true, (layer, k, v) -> new NDArray[] {k, v}, true);
-            return logits.toType(ai.djl.ndarray.types.DataType.FLOAT32, false).toFloatArray();
-        }
     }
 
     /** Both files, each through a temporary file in its folder and a move, so a failure leaves no half-written one. */

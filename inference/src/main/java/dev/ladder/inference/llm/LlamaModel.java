@@ -228,6 +228,24 @@ public final class LlamaModel implements AutoCloseable {
     }
 
     /**
+     * Logits of every position of one causal prefill of {@code tokens} (no cache kept), float32, row-major
+     * {@code [positions, vocab]}: what parity checks compare with another implementation.
+     */
+    public float[] prefillLogits(int[] tokens) {
+        int t = tokens.length;
+        try (NDManager step = manager.newSubManager()) {
+            long[] ids = new long[t];
+            long[] pos = new long[t];
+            for (int i = 0; i < t; i++) {
+                ids[i] = tokens[i];
+                pos[i] = i;
+            }
+            return forward(step.create(ids, new Shape(1, t)), step.create(pos, new Shape(1, t)), null, true,
+                    (layer, k, v) -> new NDArray[] {k, v}, true).toFloatArray();
+        }
+    }
+
+    /**
      * One forward pass.
      *
      * @param tokens    {@code [B, T]} int64 ids, created in the caller's step manager

@@ -23,6 +23,7 @@ import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.db.Values;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
@@ -56,9 +57,17 @@ final class AskCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DB", description = "classicmodels, a jdbc:mysql:// URL or a SQLite file.")
     String database;
     @Parameters(index = "1", paramLabel = "QUESTION") String question;
-    @Option(names = "--strategy", defaultValue = "agent-3", paramLabel = "NAME",
-            description = "prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention or progressive (default ${DEFAULT-VALUE}).")
+    @Option(names = "--strategy", defaultValue = "agent-3", paramLabel = "NAME", completionCandidates = StrategyNames.class,
+            description = "One of the registered strategies: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     String strategy;
+
+    /** The strategies of every registered pipeline, for the help text. */
+    static final class StrategyNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Strategies.names().iterator();
+        }
+    }
     @Mixin ModelFlags modelFlags;
     @Option(names = "--benchmark", paramLabel = "NAME|PATH",
             description = "Benchmark whose train split gives the exemplars (default: classicmodels for the classicmodels "
@@ -160,7 +169,8 @@ final class AskCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             err.println("model: " + OracleModel.DISCLAIMER + " (noise " + noise.label() + ")");
             Answer answer;
-            try (LanguageModel lm = new OracleModel(noise, key, db.schema(), db.dialect())) {
+            try (LanguageModel lm = new OracleModel(noise, key, db.schema(), db.dialect(),
+                    Pipelines.registry().oracleTeachers())) {
                 answer = rung.answer(new Question(item.id(), item.question(), hint), StrategyContext.of(lm, db, exemplars, settings));
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,

@@ -3,6 +3,7 @@ package dev.ladder.eval.experiment;
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.run.Cell;
 import dev.ladder.pipeline.db.SqlMode;
+import dev.ladder.pipeline.strategy.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,7 +28,7 @@ import java.util.function.UnaryOperator;
  * @param output    the run directory
  * @param models    model id to model, in file order (the first is the default of plain-string rungs)
  * @param rungs     the ladder, bottom rung first
- * @param settings  strategy knobs
+ * @param settings  strategy knobs with seed 0 (a cell runs with its own seed: {@link Settings#withSeed})
  * @param sqlMode   SQL mode of the database's MySQL sessions (server's own, or MySQL 8.0's)
  * @param scorers   scorer options
  * @param comparisons the paired comparisons reports test, {@code to} minus {@code from}; null gives the default family
@@ -35,12 +36,12 @@ import java.util.function.UnaryOperator;
  */
 public record Experiment(String name, String benchmark, String split, String database, SqlMode sqlMode, Integer limit,
                          ItemSubset subset, List<Long> seeds, Path output, Map<String, ModelSpec> models,
-                         List<RungSpec> rungs, SettingsSpec settings, ScorerSpec scorers, List<Comparisons.Pair> comparisons) {
+                         List<RungSpec> rungs, Settings settings, ScorerSpec scorers, List<Comparisons.Pair> comparisons) {
 
     /** An experiment of all items or the stratified default subset, with the default family of comparisons. */
     public Experiment(String name, String benchmark, String split, String database, SqlMode sqlMode, Integer limit,
                       List<Long> seeds, Path output, Map<String, ModelSpec> models, List<RungSpec> rungs,
-                      SettingsSpec settings, ScorerSpec scorers) {
+                      Settings settings, ScorerSpec scorers) {
         this(name, benchmark, split, database, sqlMode, limit, ItemSubset.DEFAULT, seeds, output, models, rungs, settings,
                 scorers, null);
     }
@@ -91,7 +92,7 @@ public record Experiment(String name, String benchmark, String split, String dat
     }
 
     /** The settings a rung runs with: its own when it overrides any, else the experiment's. */
-    public SettingsSpec settingsOf(RungSpec rung) {
+    public Settings settingsOf(RungSpec rung) {
         return rung.settings() != null ? rung.settings() : settings;
     }
 

@@ -12,10 +12,9 @@ import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.pipeline.db.SqlMode;
-import dev.ladder.pipeline.gsr.GsrSettings;
-import dev.ladder.pipeline.progressive.ProgressiveSettings;
-import dev.ladder.pipeline.search.SearchSettings;
-import dev.ladder.pipeline.soft.SoftSettings;
+import dev.ladder.pipeline.strategy.Pipelines;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.SettingsBlock;
 import dev.ladder.eval.score.em.EmMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,7 +38,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 public final class ExperimentLoader {
 
     /** Strategy names a rung may use: the pipeline's registry. */
-    public static final List<String> KNOWN_STRATEGIES = dev.ladder.pipeline.strategy.Strategies.names();
+    public static final List<String> KNOWN_STRATEGIES = Pipelines.registry().strategyNames();
     public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.OPENAI, ModelSpec.ORACLE);
     /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
     public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
@@ -54,22 +53,9 @@ public final class ExperimentLoader {
             "prompt_format", "timeout_seconds", "max_concurrent", "retries", "extensions");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
+    /** The shared knobs of a settings mapping; each pipeline's block follows ({@link #settingsFields()}). */
     static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap", "structured_search", "gsr", "soft_attention", "progressive");
-    /** The {@code settings.progressive} block ({@code ProgressiveSettings}). */
-    static final List<String> PROGRESSIVE_FIELDS = List.of("high_confidence_threshold", "max_iterations", "retries",
-            "acceptance_threshold", "use_plan", "recalculate", "multi_branch", "beam_width", "max_tokens");
-    /** The {@code settings.soft_attention} block ({@code SoftSettings}). */
-    static final List<String> SOFT_FIELDS = List.of("inline_weights", "block_weights", "cycles", "threshold",
-            "min_rows", "max_rows", "one_shot", "chain_of_thought", "max_tokens");
-    /** The {@code settings.gsr} block ({@code GsrSettings}). */
-    static final List<String> GSR_FIELDS = List.of("decomposition", "schema_linking", "execution_refinement",
-            "linking_rounds", "value_examples", "max_indexed_values", "result_rows", "explore_limit", "temperature",
-            "max_tokens");
-    /** The {@code settings.structured_search} block ({@code SearchSettings}). */
-    static final List<String> SEARCH_FIELDS = List.of("sketches", "sketch_max_tokens", "table_k", "column_k", "rounds",
-            "threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty",
-            "entity_check", "execution_check", "semantic_checks", "sampled_recheck", "index_values");
+            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode",
             "judge");
 
@@ -139,7 +125,7 @@ public final class ExperimentLoader {
         Path output = path(root, "output", outputText);
 
         Map<String, ModelSpec> models = models(root);
-        SettingsSpec settings = settings(root);
+        Settings settings = settings(root);
         List<RungSpec> rungs = rungs(root, models, settings);
         ScorerSpec scorers = scorers(root);
         if (scorers.judge() != null && !models.containsKey(scorers.judge())) {
@@ -335,7 +321,7 @@ public final class ExperimentLoader {
     }
 
     /** The rungs; a rung's own {@code settings:} apply on top of the experiment's {@code settings}. */
-    private static List<RungSpec> rungs(Fields root, Map<String, ModelSpec> models, SettingsSpec experimentSettings) {
+    private static List<RungSpec> rungs(Fields root, Map<String, ModelSpec> models, Settings experimentSettings) {
         JsonNode node = root.get("strategies");
         if (node == null) throw root.error("strategies", "missing; list the rungs, e.g. [prompt-k0, agent-1]");
         if (!(node instanceof ArrayNode list)) {
@@ -368,7 +354,7 @@ public final class ExperimentLoader {
                 String name = r.string("name", strategy);
                 checkName(r, r.field("name"), name);
                 JsonNode own = r.get("settings");
-                SettingsSpec settings = own == null ? null
+                Settings settings = own == null ? null
                         : settings(Fields.of(root.source, r.field("settings"), own), experimentSettings);
                 rung = new RungSpec(name, strategy, model, settings);
             } else {
@@ -405,15 +391,22 @@ public final class ExperimentLoader {
         return pairs;
     }
 
-    private static SettingsSpec settings(Fields root) {
+    private static Settings settings(Fields root) {
         JsonNode node = root.get("settings");
-        if (node == null) return SettingsSpec.DEFAULT;
-        return settings(Fields.of(root.source, "settings", node), SettingsSpec.DEFAULT);
+        if (node == null) return Settings.DEFAULT;
+        return settings(Fields.of(root.source, "settings", node), Settings.DEFAULT);
+    }
+
+    /** The keys a settings mapping accepts: the shared knobs, then each registered pipeline's block. */
+    static List<String> settingsFields() {
+        List<String> out = new ArrayList<>(SETTINGS_FIELDS);
+        Pipelines.registry().settingsBlocks().forEach(b -> out.add(b.key()));
+        return out;
     }
 
     /** A settings mapping (the experiment's or a rung's) read over {@code d}: a key it leaves out keeps d's value. */
-    private static SettingsSpec settings(Fields s, SettingsSpec d) {
-        s.allowOnly(SETTINGS_FIELDS);
+    private static Settings settings(Fields s, Settings d) {
+        s.allowOnly(settingsFields());
         int maxNewTokens = s.integer("max_new_tokens", d.maxNewTokens(), 1);
         int candidates = s.integer("candidates", d.candidates(), 0);
         double temperature = s.number("sample_temperature", d.sampleTemperature());
@@ -423,87 +416,27 @@ public final class ExperimentLoader {
         boolean schemaSubset = s.bool("schema_subset", d.schemaSubset());
         boolean projection = s.bool("projection", d.projection());
         boolean rerank = s.bool("rerank", d.rerank());
-        int agentK = s.integer("agent_k", d.agentK(), 0);
+        int agentK = s.integer("agent_k", d.k(), 0);
         List<String> stops = s.stringList("stop_strings", d.stopStrings());
         boolean stopAtSemicolon = s.bool("stop_at_semicolon", d.stopAtSemicolon());
-        double timeoutSeconds = s.number("timeout_seconds", d.timeout().toMillis() / 1000.0);
+        double timeoutSeconds = s.number("timeout_seconds", d.limits().timeout().toMillis() / 1000.0);
         long millis = Math.round(timeoutSeconds * 1000);
         if (millis < 1) throw s.error(s.field("timeout_seconds"), "must be at least 0.001, got " + timeoutSeconds);
-        int rowCap = s.integer("row_cap", d.rowCap(), 1);
-        JsonNode searchNode = s.get("structured_search");
-        SearchSettings search = searchNode == null ? d.search()
-                : search(Fields.of(s.source, s.field("structured_search"), searchNode), d.search());
-        JsonNode gsrNode = s.get("gsr");
-        GsrSettings gsr = gsrNode == null ? d.gsr() : gsr(Fields.of(s.source, s.field("gsr"), gsrNode), d.gsr());
-        return new SettingsSpec(maxNewTokens, candidates, temperature, tabular, gateBudget, schemaSubset,
+        int rowCap = s.integer("row_cap", d.limits().rowCap(), 1);
+        Settings out = new Settings(maxNewTokens, candidates, temperature, d.seed(), tabular, gateBudget, schemaSubset,
                 projection, rerank, agentK, stops, stopAtSemicolon,
-                Duration.ofMillis(millis), rowCap, search, gsr, soft(s, d.softAttention()),
-                progressive(s, d.progressive()));
+                d.limits().withTimeout(Duration.ofMillis(millis)).withRowCap(rowCap), d.pipelines());
+        for (SettingsBlock<?> block : Pipelines.registry().settingsBlocks()) out = block(s, block, out);
+        return out;
     }
 
-    /** A {@code progressive} mapping (absent: {@code d}) read over {@code d}, key by key. */
-    private static ProgressiveSettings progressive(Fields settings, ProgressiveSettings d) {
-        JsonNode node = settings.get("progressive");
+    /** A pipeline's block (absent: as in {@code d}) read over d's value of it, key by key. */
+    private static <T extends Record> Settings block(Fields settings, SettingsBlock<T> block, Settings d) {
+        JsonNode node = settings.get(block.key());
         if (node == null) return d;
-        Fields s = Fields.of(settings.source, settings.field("progressive"), node);
-        s.allowOnly(PROGRESSIVE_FIELDS);
-        double high = s.number("high_confidence_threshold", d.highConfidence());
-        if (!(high >= 0 && high <= 1)) throw s.error(s.field("high_confidence_threshold"), "must be in [0, 1], got " + high);
-        double acceptance = s.number("acceptance_threshold", d.acceptance());
-        if (!(acceptance >= 0 && acceptance <= 1)) throw s.error(s.field("acceptance_threshold"), "must be in [0, 1], got " + acceptance);
-        return new ProgressiveSettings(high, s.integer("max_iterations", d.maxIterations(), 1),
-                s.integer("retries", d.retries(), 0), acceptance, s.bool("use_plan", d.usePlan()),
-                s.bool("recalculate", d.recalculate()), s.bool("multi_branch", d.multiBranch()),
-                s.integer("beam_width", d.beamWidth(), 1), s.integer("max_tokens", d.maxTokens(), 1));
-    }
-
-    /** A {@code soft_attention} mapping (absent: {@code d}) read over {@code d}, key by key. */
-    private static SoftSettings soft(Fields settings, SoftSettings d) {
-        JsonNode node = settings.get("soft_attention");
-        if (node == null) return d;
-        Fields s = Fields.of(settings.source, settings.field("soft_attention"), node);
-        s.allowOnly(SOFT_FIELDS);
-        double threshold = s.number("threshold", d.threshold());
-        if (!(threshold >= 0)) throw s.error(s.field("threshold"), "must be >= 0, got " + threshold);
-        int minRows = s.integer("min_rows", d.minRows(), 0);
-        int maxRows = s.integer("max_rows", d.maxRows(), 0);
-        if (maxRows < minRows) throw s.error(s.field("max_rows"), "must be >= min_rows (" + minRows + "), got " + maxRows);
-        return new SoftSettings(s.bool("inline_weights", d.inlineWeights()), s.bool("block_weights", d.blockWeights()),
-                s.integer("cycles", d.cycles(), 0), threshold, minRows, maxRows, s.bool("one_shot", d.oneShot()),
-                s.bool("chain_of_thought", d.chainOfThought()), s.integer("max_tokens", d.maxTokens(), 1));
-    }
-
-    /** A {@code gsr} mapping read over {@code d}, key by key. */
-    private static GsrSettings gsr(Fields s, GsrSettings d) {
-        s.allowOnly(GSR_FIELDS);
-        double t = s.number("temperature", d.temperature());
-        if (!(t >= 0)) throw s.error(s.field("temperature"), "must be >= 0 (0: greedy), got " + t);
-        return new GsrSettings(s.bool("decomposition", d.decomposition()), s.bool("schema_linking", d.schemaLinking()),
-                s.bool("execution_refinement", d.executionRefinement()), s.integer("linking_rounds", d.linkingRounds(), 1),
-                s.integer("value_examples", d.valueExamples(), 1), s.integer("max_indexed_values", d.maxIndexedValues(), 1),
-                s.integer("result_rows", d.resultRows(), 1), s.integer("explore_limit", d.exploreLimit(), 1), t,
-                s.integer("max_tokens", d.maxTokens(), 1));
-    }
-
-    /** A {@code structured_search} mapping read over {@code d}, key by key. */
-    private static SearchSettings search(Fields s, SearchSettings d) {
-        s.allowOnly(SEARCH_FIELDS);
-        double[] weights = new double[6];
-        String[] names = {"threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty"};
-        double[] defaults = {d.threshold(), d.tableWeight(), d.columnWeight(), d.joinWeight(), d.warningPenalty(),
-                d.violationPenalty()};
-        for (int i = 0; i < names.length; i++) {
-            weights[i] = s.number(names[i], defaults[i]);
-            if (!(weights[i] >= 0) || Double.isInfinite(weights[i])) {
-                throw s.error(s.field(names[i]), "must be a finite number >= 0, got " + weights[i]);
-            }
-        }
-        return new SearchSettings(s.integer("sketches", d.sketches(), 1), s.integer("sketch_max_tokens",
-                d.sketchMaxTokens(), 1), s.integer("table_k", d.tableK(), 1), s.integer("column_k", d.columnK(), 1),
-                s.integer("rounds", d.rounds(), 0), weights[0], weights[1], weights[2], weights[3], weights[4],
-                weights[5], s.bool("entity_check", d.entityCheck()), s.bool("execution_check", d.executionCheck()),
-                s.bool("semantic_checks", d.semanticChecks()), s.bool("sampled_recheck", d.sampledRecheck()),
-                s.bool("index_values", d.indexValues()));
+        Fields s = Fields.of(settings.source, settings.field(block.key()), node);
+        s.allowOnly(block.keys());
+        return d.with(block, block.read(s, d.of(block)));
     }
 
     private static ScorerSpec scorers(Fields root) {

@@ -2,6 +2,7 @@ package dev.ladder.eval.experiment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.pipeline.strategy.KnobSource;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -12,7 +13,7 @@ import org.apache.commons.text.similarity.LevenshteinDistance;
  * Typed reads of one YAML mapping of an experiment file; every failure is an {@link ExperimentException} naming the
  * field's full path. A key set to {@code null} reads as absent (its default).
  */
-final class Fields {
+final class Fields implements KnobSource {
 
     final String source;
     final String path;
@@ -39,6 +40,12 @@ final class Fields {
         return new ExperimentException(source, field, problem);
     }
 
+    /** A problem at {@code key} of this mapping, or at the mapping itself when key is null. */
+    @Override
+    public ExperimentException problem(String key, String problem) {
+        return error(key == null ? (path.isEmpty() ? "top level" : path) : field(key), problem);
+    }
+
     /** Rejects keys outside {@code known}, suggesting the nearest known one (a typo must not be ignored). */
     void allowOnly(List<String> known) {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
@@ -63,7 +70,8 @@ final class Fields {
         return v == null || v.isNull() ? null : v;
     }
 
-    String string(String key, String dflt) {
+    @Override
+    public String string(String key, String dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isTextual()) throw error(field(key), "expected a string, got " + describe(v));
@@ -84,7 +92,8 @@ final class Fields {
         return s;
     }
 
-    Integer integer(String key, Integer dflt, int min) {
+    @Override
+    public Integer integer(String key, Integer dflt, int min) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isIntegralNumber() || !v.canConvertToInt()) throw error(field(key), "expected an integer, got " + describe(v));
@@ -92,7 +101,8 @@ final class Fields {
         return v.intValue();
     }
 
-    double number(String key, double dflt) {
+    @Override
+    public double number(String key, double dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isNumber()) throw error(field(key), "expected a number, got " + describe(v));
@@ -101,14 +111,16 @@ final class Fields {
         return v.doubleValue();
     }
 
-    boolean bool(String key, boolean dflt) {
+    @Override
+    public boolean bool(String key, boolean dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isBoolean()) throw error(field(key), "expected true or false, got " + describe(v));
         return v.booleanValue();
     }
 
-    long longValue(String key, long dflt) {
+    @Override
+    public long longValue(String key, long dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isIntegralNumber() || !v.canConvertToLong()) throw error(field(key), "expected an integer, got " + describe(v));
@@ -130,7 +142,8 @@ final class Fields {
         return out;
     }
 
-    List<String> stringList(String key, List<String> dflt) {
+    @Override
+    public List<String> stringList(String key, List<String> dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isArray()) throw error(field(key), "expected a list of strings, got " + describe(v));

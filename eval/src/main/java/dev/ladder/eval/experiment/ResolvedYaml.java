@@ -10,6 +10,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
+import dev.ladder.pipeline.strategy.Pipelines;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.SettingsBlock;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
@@ -131,8 +134,8 @@ final class ResolvedYaml {
         return HEADER + yaml(root);
     }
 
-    /** A settings block's keys and values as written, keys in the reference's order. */
-    private static ObjectNode settings(SettingsSpec s) {
+    /** A settings mapping's keys and values as written: the shared knobs, then each registered pipeline's block. */
+    private static ObjectNode settings(Settings s) {
         ObjectNode m = NODES.objectNode();
         m.put("max_new_tokens", s.maxNewTokens());
         m.put("candidates", s.candidates());
@@ -142,65 +145,18 @@ final class ResolvedYaml {
         m.put("schema_subset", s.schemaSubset());
         m.put("projection", s.projection());
         m.put("rerank", s.rerank());
-        m.put("agent_k", s.agentK());
+        m.put("agent_k", s.k());
         ArrayNode stops = m.putArray("stop_strings");
         s.stopStrings().forEach(stops::add);
         m.put("stop_at_semicolon", s.stopAtSemicolon());
-        m.put("timeout_seconds", num(s.timeout().toMillis() / 1000.0));
-        m.put("row_cap", s.rowCap());
-        var q = s.search();
-        ObjectNode search = m.putObject("structured_search");
-        search.put("sketches", q.sketches());
-        search.put("sketch_max_tokens", q.sketchMaxTokens());
-        search.put("table_k", q.tableK());
-        search.put("column_k", q.columnK());
-        search.put("rounds", q.rounds());
-        search.put("threshold", num(q.threshold()));
-        search.put("table_weight", num(q.tableWeight()));
-        search.put("column_weight", num(q.columnWeight()));
-        search.put("join_weight", num(q.joinWeight()));
-        search.put("warning_penalty", num(q.warningPenalty()));
-        search.put("violation_penalty", num(q.violationPenalty()));
-        search.put("entity_check", q.entityCheck());
-        search.put("execution_check", q.executionCheck());
-        search.put("semantic_checks", q.semanticChecks());
-        search.put("sampled_recheck", q.sampledRecheck());
-        search.put("index_values", q.indexValues());
-        var g = s.gsr();
-        ObjectNode gsr = m.putObject("gsr");
-        gsr.put("decomposition", g.decomposition());
-        gsr.put("schema_linking", g.schemaLinking());
-        gsr.put("execution_refinement", g.executionRefinement());
-        gsr.put("linking_rounds", g.linkingRounds());
-        gsr.put("value_examples", g.valueExamples());
-        gsr.put("max_indexed_values", g.maxIndexedValues());
-        gsr.put("result_rows", g.resultRows());
-        gsr.put("explore_limit", g.exploreLimit());
-        gsr.put("temperature", num(g.temperature()));
-        gsr.put("max_tokens", g.maxTokens());
-        var a = s.softAttention();
-        ObjectNode soft = m.putObject("soft_attention");
-        soft.put("inline_weights", a.inlineWeights());
-        soft.put("block_weights", a.blockWeights());
-        soft.put("cycles", a.cycles());
-        soft.put("threshold", num(a.threshold()));
-        soft.put("min_rows", a.minRows());
-        soft.put("max_rows", a.maxRows());
-        soft.put("one_shot", a.oneShot());
-        soft.put("chain_of_thought", a.chainOfThought());
-        soft.put("max_tokens", a.maxTokens());
-        var pr = s.progressive();
-        ObjectNode prog = m.putObject("progressive");
-        prog.put("high_confidence_threshold", num(pr.highConfidence()));
-        prog.put("max_iterations", pr.maxIterations());
-        prog.put("retries", pr.retries());
-        prog.put("acceptance_threshold", num(pr.acceptance()));
-        prog.put("use_plan", pr.usePlan());
-        prog.put("recalculate", pr.recalculate());
-        prog.put("multi_branch", pr.multiBranch());
-        prog.put("beam_width", pr.beamWidth());
-        prog.put("max_tokens", pr.maxTokens());
+        m.put("timeout_seconds", num(s.limits().timeout().toMillis() / 1000.0));
+        m.put("row_cap", s.limits().rowCap());
+        for (SettingsBlock<?> block : Pipelines.registry().settingsBlocks()) m.set(block.key(), written(block, s));
         return m;
+    }
+
+    private static <T extends Record> ObjectNode written(SettingsBlock<T> block, Settings s) {
+        return block.write(s.of(block));
     }
 
     private static String yaml(JsonNode tree) {
@@ -214,6 +170,6 @@ final class ResolvedYaml {
 
     /** Shortest plain decimal (no exponent): it reads back as the same double. */
     private static BigDecimal num(double d) {
-        return BigDecimal.valueOf(d).stripTrailingZeros();
+        return SettingsBlock.plain(d);
     }
 }

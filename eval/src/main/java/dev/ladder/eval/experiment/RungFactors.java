@@ -1,7 +1,10 @@
 package dev.ladder.eval.experiment;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import java.math.BigDecimal;
+import dev.ladder.pipeline.strategy.Pipeline;
+import dev.ladder.pipeline.strategy.Pipelines;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.SettingsBlock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,10 +47,10 @@ public final class RungFactors {
      * How many exemplars a rung's prompt carries: the k of {@code prompt-k<N>}, an agent rung's {@code agent_k}; empty
      * for other strategies, or an agent rung whose settings are unknown.
      */
-    public static OptionalInt exemplarsK(String strategy, SettingsSpec settings) {
+    public static OptionalInt exemplarsK(String strategy, Settings settings) {
         Matcher prompt = PROMPT.matcher(strategy);
         if (prompt.matches()) return OptionalInt.of(Integer.parseInt(prompt.group(1)));
-        if (AGENT.matcher(strategy).matches() && settings != null) return OptionalInt.of(settings.agentK());
+        if (AGENT.matcher(strategy).matches() && settings != null) return OptionalInt.of(settings.k());
         return OptionalInt.empty();
     }
 
@@ -60,7 +63,7 @@ public final class RungFactors {
      * @param settings  the rung's settings; null when unknown (only the factors the strategy fixes are given)
      */
     public static Map<String, String> of(String path, String adapter, String mergeBase, String dtype, String strategy,
-                                         SettingsSpec settings) {
+                                         Settings settings) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("model", path);
         boolean hasAdapter = adapter != null && !adapter.isEmpty();
@@ -90,34 +93,17 @@ public final class RungFactors {
         f.put("projection", onOff(candidates && settings.projection(), stage >= 2 && settings == null));
         f.put("rerank", onOff(candidates && settings.rerank(), stage >= 2 && settings == null));
         f.put("repair", stage >= 3 ? ON : OFF);
-        if (strategy.equals(dev.ladder.pipeline.search.StructuredSearchStrategy.NAME)) {
-            f.put("structured search", settings == null ? "?" : searchFactor(settings.search()));
-        }
-        if (strategy.equals(dev.ladder.pipeline.progressive.ProgressiveStrategy.NAME)) {
-            var p = settings == null ? null : settings.progressive();
-            f.put("progressive", p == null ? "?" : "high_confidence=" + num(p.highConfidence()) + " max_iterations="
-                    + p.maxIterations() + " retries=" + p.retries() + " acceptance=" + num(p.acceptance()) + " use_plan="
-                    + (p.usePlan() ? ON : OFF) + " recalculate=" + (p.recalculate() ? ON : OFF) + " multi_branch="
-                    + (p.multiBranch() ? ON + " (beam " + p.beamWidth() + ")" : OFF) + " max_tokens=" + p.maxTokens());
-        }
-        if (strategy.equals(dev.ladder.pipeline.soft.SoftAttentionStrategy.NAME)) {
-            var a = settings == null ? null : settings.softAttention();
-            f.put("soft attention", a == null ? "?" : "inline=" + (a.inlineWeights() ? ON : OFF) + " block="
-                    + (a.blockWeights() ? ON : OFF) + " cycles=" + a.cycles() + " threshold=" + num(a.threshold())
-                    + " rows=" + a.minRows() + ".." + a.maxRows() + " one_shot=" + (a.oneShot() ? ON : OFF)
-                    + " chain_of_thought=" + (a.chainOfThought() ? ON : OFF) + " max_tokens=" + a.maxTokens());
-        }
-        if (strategy.equals(dev.ladder.pipeline.gsr.GsrStrategy.NAME)) {
-            f.put("gsr", settings == null ? "?" : gsrFactor(settings.gsr()));
-        }
+        Pipeline pipeline = Pipelines.registry().pipelineOf(strategy);
+        SettingsBlock<?> block = pipeline == null ? null : pipeline.settings();
+        if (block != null) f.put(block.factorName(), settings == null ? "?" : factorLine(block, settings));
         if (settings != null) {
             f.put("max_new_tokens", Integer.toString(settings.maxNewTokens()));
             // the temperature only matters to rungs that sample
             if (sampling) f.put("sample_temperature", num(settings.sampleTemperature()));
             f.put("stop_strings", String.join(" | ", settings.stopStrings().stream().map(RungFactors::quoted).toList()));
             f.put("stop_at_semicolon", Boolean.toString(settings.stopAtSemicolon()));
-            f.put("timeout_seconds", num(settings.timeout().toMillis() / 1000.0));
-            f.put("row_cap", Integer.toString(settings.rowCap()));
+            f.put("timeout_seconds", num(settings.limits().timeout().toMillis() / 1000.0));
+            f.put("row_cap", Integer.toString(settings.limits().rowCap()));
         }
         return f;
     }
@@ -145,26 +131,8 @@ public final class RungFactors {
         return from.getOrDefault(factor, "(n/a)") + " -> " + to.getOrDefault(factor, "(n/a)");
     }
 
-    /** The structured-search knobs that change what it does, in one line. */
-    static String searchFactor(dev.ladder.pipeline.search.SearchSettings q) {
-        List<String> levels = new ArrayList<>(List.of("L0"));
-        if (q.executionCheck()) levels.add("L1");
-        if (q.semanticChecks()) levels.add("L2");
-        if (q.sampledRecheck()) levels.add("L3");
-        return "K=" + q.sketches() + " R=" + q.rounds() + " tables=" + q.tableK() + " columns=" + q.columnK()
-                + " threshold=" + num(q.threshold()) + " weights=" + num(q.tableWeight()) + "/" + num(q.columnWeight())
-                + "/" + num(q.joinWeight()) + " penalties=" + num(q.warningPenalty()) + "/" + num(q.violationPenalty())
-                + " levels=" + String.join("+", levels) + " entities=" + (q.entityCheck() ? ON : OFF)
-                + " values=" + (q.indexValues() ? ON : OFF) + " max_tokens=" + q.sketchMaxTokens();
-    }
-
-    /** GSR's stage switches and knobs, in one line. */
-    static String gsrFactor(dev.ladder.pipeline.gsr.GsrSettings g) {
-        return "decomposition=" + (g.decomposition() ? ON : OFF) + " schema_linking=" + (g.schemaLinking() ? ON : OFF)
-                + " execution_refinement=" + (g.executionRefinement() ? ON : OFF) + " rounds=" + g.linkingRounds()
-                + " value_examples=" + g.valueExamples() + " max_indexed_values=" + g.maxIndexedValues()
-                + " result_rows=" + g.resultRows() + " explore_limit=" + g.exploreLimit()
-                + " temperature=" + num(g.temperature()) + " max_tokens=" + g.maxTokens();
+    private static <T extends Record> String factorLine(SettingsBlock<T> block, Settings settings) {
+        return block.factorLine(settings.of(block));
     }
 
     private static String onOff(boolean on, boolean unknown) {
@@ -177,6 +145,6 @@ public final class RungFactors {
     }
 
     private static String num(double d) {
-        return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        return SettingsBlock.plain(d).toPlainString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.ladder.eval.experiment;
 
+import dev.ladder.pipeline.strategy.Settings;
 import java.util.Objects;
 
 /**
@@ -11,7 +12,7 @@ import java.util.Objects;
  * @param settings this rung's own settings (the experiment's with the rung's {@code settings:} overrides applied),
  *                 or null when it runs with the experiment's
  */
-public record RungSpec(String name, String strategy, String model, SettingsSpec settings) {
+public record RungSpec(String name, String strategy, String model, Settings settings) {
     public RungSpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(strategy, "strategy");

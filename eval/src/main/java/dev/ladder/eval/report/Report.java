@@ -1,5 +1,6 @@
 package dev.ladder.eval.report;
 
+import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.eval.experiment.Comparisons;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
@@ -1084,7 +1085,7 @@ public final class Report {
     }
 
     private ReportTable buildDiagnoses() {
-        List<String> categories = new ArrayList<>(dev.ladder.pipeline.progressive.ErrorAnalysis.CATEGORIES);
+        List<String> categories = new ArrayList<>(Pipelines.registry().diagnosisCategories());
         allRows().map(ItemResult::diagnosis).filter(java.util.Objects::nonNull).distinct()
                 .filter(x -> !categories.contains(x)).sorted().forEach(categories::add);
         StringColumn category = StringColumn.create("category");

@@ -31,6 +31,7 @@ import dev.ladder.pipeline.db.LadderPaths;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
@@ -296,7 +297,7 @@ public final class ExperimentRunner {
 
     /** The pipeline settings of a cell: its rung's, with the cell's seed. */
     private dev.ladder.pipeline.strategy.Settings settingsOf(Cell cell) {
-        return experiment.settingsOf(rungOf(cell)).toSettings(cell.seed());
+        return experiment.settingsOf(rungOf(cell)).withSeed(cell.seed());
     }
 
     /** Whether the cell's answers do not depend on its seed. */
@@ -490,7 +491,7 @@ public final class ExperimentRunner {
                     store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
                     continue;
                 }
-                dev.ladder.pipeline.db.Execution e = db.execute(r.predicted(), experiment.settings().toSettings(0).limits());
+                dev.ladder.pipeline.db.Execution e = db.execute(r.predicted(), experiment.settings().limits());
                 if (e instanceof dev.ladder.pipeline.db.Execution.Failure) {
                     store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
                     continue;
@@ -674,7 +675,7 @@ public final class ExperimentRunner {
         ModelSpec spec = m.spec();
         if (spec.oracle()) {
             OracleModel oracle = new OracleModel(OracleNoise.parse(spec.oracleNoise()), oracleKey, oracleDb.schema(),
-                    oracleDb.dialect());
+                    oracleDb.dialect(), Pipelines.registry().oracleTeachers());
             options.log().println("model " + id + ": " + OracleModel.DISCLAIMER + " (noise " + spec.oracleNoise() + ")");
             Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
             env.putIfAbsent("models." + id + ".engine", ModelSpec.ORACLE);
@@ -792,7 +793,7 @@ public final class ExperimentRunner {
         }
         // prompt-k3 takes 3 exemplars; an agent rung takes its own agent_k
         boolean needsExemplars = experiment.rungs().stream().anyMatch(r -> r.strategy().startsWith("agent-")
-                ? experiment.settingsOf(r).agentK() > 0 : !r.strategy().equals("prompt-k0"));
+                ? experiment.settingsOf(r).k() > 0 : !r.strategy().equals("prompt-k0"));
         if (train.isEmpty()) {
             if (needsExemplars) {
                 throw new UserError("benchmark " + benchmark.name() + " has no train split to take k-shot exemplars from"

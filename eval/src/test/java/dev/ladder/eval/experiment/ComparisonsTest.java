@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.eval.experiment.Comparisons.Pair;
+import dev.ladder.pipeline.strategy.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,13 +98,9 @@ class ComparisonsTest {
 
     @Test
     void aRungWithItsOwnSettingsDiffersInThoseAndIsComparedOnlyWhenDeclared() {
-        SettingsSpec d = LADDER.settings();
-        SettingsSpec noRerank = new SettingsSpec(d.maxNewTokens(), d.candidates(), d.sampleTemperature(), d.tabularPrompt(),
-                d.gateBudget(), d.schemaSubset(), d.projection(), false, d.agentK(), d.stopStrings(), d.stopAtSemicolon(),
-                d.timeout(), d.rowCap());
-        SettingsSpec longer = new SettingsSpec(512, d.candidates(), d.sampleTemperature(), d.tabularPrompt(),
-                d.gateBudget(), d.schemaSubset(), d.projection(), d.rerank(), d.agentK(), d.stopStrings(),
-                d.stopAtSemicolon(), d.timeout(), d.rowCap());
+        Settings d = LADDER.settings();
+        Settings noRerank = d.withMechanisms(d.schemaSubset(), d.projection(), false);
+        Settings longer = d.withMaxNewTokens(512);
         List<RungSpec> rungs = new ArrayList<>(LADDER.rungs());
         rungs.add(new RungSpec("agent-2-no-rerank", "agent-2", "base", noRerank));
         rungs.add(new RungSpec("agent-1-long", "agent-1", "base", longer));

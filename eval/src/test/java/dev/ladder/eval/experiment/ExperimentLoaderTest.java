@@ -9,11 +9,14 @@ import dev.ladder.eval.score.em.EmMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.progressive.ProgressiveSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.soft.SoftSettings;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,7 +70,7 @@ class ExperimentLoaderTest {
         Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("smoke.yaml"));
         assertThat(e.limit()).isEqualTo(5);
         assertThat(e.cells()).extracting(Cell::name).containsExactly("prompt-k0", "agent-1");
-        assertThat(e.settings()).isEqualTo(SettingsSpec.DEFAULT);
+        assertThat(e.settings()).isEqualTo(Settings.DEFAULT);
         assertThat(e.scorers()).isEqualTo(ScorerSpec.DEFAULT);
         assertThat(e.output()).isEqualTo(Path.of("runs/smoke"));
         assertThat(e.warnings()).isEmpty();
@@ -81,7 +84,7 @@ class ExperimentLoaderTest {
         assertThat(e.models().get("base")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", null, "djl", "auto"));
         assertThat(e.seeds()).containsExactly(0L);
         assertThat(e.output()).isEqualTo(Path.of("runs", "t"));
-        assertThat(e.settings().toSettings(9).seed()).isEqualTo(9);
+        assertThat(e.settings().withSeed(9).seed()).isEqualTo(9);
         assertThat(ExperimentLoader.parse(VALID.replace("name: t\n", ""), "dir/other.yaml").name()).isEqualTo("other");
     }
 
@@ -91,7 +94,7 @@ class ExperimentLoaderTest {
         assertThat(e.rungs()).extracting(RungSpec::name).containsExactly(
                 "agent-1", "a1-samples", "a1-rerank", "a1-tabular", "a1-subset", "agent-2", "agent-3");
         assertThat(e.rungs()).extracting(RungSpec::strategy).containsOnly("agent-2", "agent-3");
-        SettingsSpec agent1 = e.settingsOf(e.rungs().get(0));
+        Settings agent1 = e.settingsOf(e.rungs().get(0));
         assertThat(List.of(agent1.candidates() > 0, agent1.rerank(), agent1.tabularPrompt(), agent1.schemaSubset(),
                 agent1.projection())).containsOnly(false);
         assertThat(e.settingsOf(e.rungs().get(5))).isEqualTo(e.settings());
@@ -105,27 +108,27 @@ class ExperimentLoaderTest {
         assertThat(e.rungs()).extracting(RungSpec::name).containsExactly("prompt-k0", "prompt-k3", "agent-3", "prompt-k1",
                 "structured-search", "ss-no-repair", "gsr", "gsr-no-decomposition", "gsr-no-linking", "gsr-no-refinement",
                 "sa-plain", "sa-inline", "sa-block", "sa-no-refinement", "soft-attention", "progressive", "progressive-beam");
-        assertThat(e.settingsOf(e.rungs().get(15)).progressive()).isEqualTo(ProgressiveSettings.DEFAULT);
-        assertThat(e.settingsOf(e.rungs().get(16)).progressive().multiBranch()).isTrue();
+        assertThat(e.settingsOf(e.rungs().get(15)).of(ProgressiveSettings.BLOCK)).isEqualTo(ProgressiveSettings.DEFAULT);
+        assertThat(e.settingsOf(e.rungs().get(16)).of(ProgressiveSettings.BLOCK).multiBranch()).isTrue();
         assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(15)), RungFactors.of(e, e.rungs().get(16))))
                 .containsExactly("progressive");
-        assertThat(e.settingsOf(e.rungs().get(14)).softAttention()).isEqualTo(SoftSettings.DEFAULT);
-        assertThat(e.settingsOf(e.rungs().get(10)).softAttention()).isEqualTo(SoftSettings.DEFAULT.withWeights(false, false));
+        assertThat(e.settingsOf(e.rungs().get(14)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT);
+        assertThat(e.settingsOf(e.rungs().get(10)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT.withWeights(false, false));
         for (int i = 10; i <= 13; i++) {
             assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(14))))
                     .containsExactly("soft attention");
         }
-        assertThat(e.settingsOf(e.rungs().get(6)).gsr()).isEqualTo(GsrSettings.DEFAULT);
+        assertThat(e.settingsOf(e.rungs().get(6)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT);
         for (int i = 7; i <= 9; i++) {
             assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(6))))
                     .containsExactly("gsr");
         }
-        assertThat(e.settingsOf(e.rungs().get(8)).gsr()).isEqualTo(GsrSettings.DEFAULT.withStages(true, false, true));
-        SearchSettings full = e.settingsOf(e.rungs().get(4)).search();
+        assertThat(e.settingsOf(e.rungs().get(8)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT.withStages(true, false, true));
+        SearchSettings full = e.settingsOf(e.rungs().get(4)).of(SearchSettings.BLOCK);
         assertThat(full).isEqualTo(SearchSettings.DEFAULT);
-        SearchSettings noRepair = e.settingsOf(e.rungs().get(5)).search();
+        SearchSettings noRepair = e.settingsOf(e.rungs().get(5)).of(SearchSettings.BLOCK);
         assertThat(noRepair).isEqualTo(SearchSettings.DEFAULT.withRounds(0));
-        assertThat(e.settingsOf(e.rungs().get(5)).toSettings(0).search().rounds()).isZero();
+        assertThat(e.settingsOf(e.rungs().get(5)).of(SearchSettings.BLOCK).rounds()).isZero();
         // one factor apart: the comparison of the two is attributable
         assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(5)), RungFactors.of(e, e.rungs().get(4))))
                 .containsExactly("structured search");
@@ -143,13 +146,11 @@ class ExperimentLoaderTest {
                   - {name: same, strategy: agent-2, settings: {}}
                 settings: {candidates: 6, max_new_tokens: 64}
                 """, "t.yaml");
-        SettingsSpec top = new SettingsSpec(64, 6, 0.3, true, 4, true, true, true, 3, List.of("\nQuestion:"), true,
-                SettingsSpec.DEFAULT.timeout(), SettingsSpec.DEFAULT.rowCap());
+        Settings top = Settings.DEFAULT.withCandidates(6).withMaxNewTokens(64);
         assertThat(e.settings()).isEqualTo(top);
         assertThat(e.rungs().get(0).settings()).isNull();
         assertThat(e.settingsOf(e.rungs().get(0))).isEqualTo(top);
-        assertThat(e.rungs().get(3).settings()).isEqualTo(new SettingsSpec(64, 2, 0.3, true, 4, true, true, false, 3,
-                List.of("\nQuestion:"), true, top.timeout(), top.rowCap()));
+        assertThat(e.rungs().get(3).settings()).isEqualTo(top.withCandidates(2).withMechanisms(true, true, false));
         assertThat(e.rungs().get(4).settings()).isEqualTo(top);
         String resolved = e.toResolvedYaml();
         // a rung's own settings hold only what differs from the experiment's block
@@ -383,8 +384,8 @@ class ExperimentLoaderTest {
                 .hasMessageStartingWith("t.yaml: sql_mode: ").hasMessageContaining("unknown SQL mode 'ansi'");
         assertThat(e.models().get("qlora")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", "no/such/adapter", "djl",
                 "auto", "cuda:1", "nf4"));
-        assertThat(e.settings()).isEqualTo(new SettingsSpec(64, 0, 1.0, false, 4, true, true, true, 1, List.of("\n\n", ";", "null"),
-                false, Duration.ofMillis(2500), 50));
+        assertThat(e.settings()).isEqualTo(new Settings(64, 0, 1.0, 0, false, 4, true, true, true, 1, List.of("\n\n", ";", "null"),
+                false, new ExecutionLimits(Duration.ofMillis(2500), 50), Map.of()));
         assertThat(e.scorers()).isEqualTo(new ScorerSpec(ExMode.BIRD, true, 1e-6, ScorerSpec.Ts.SUITE, suite,
                 EmMode.SPIDER_STRICT));
         assertThat(e.scorers().exOptions().emMode()).isEqualTo(EmMode.SPIDER_STRICT);

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.gsr;
 
+import dev.ladder.pipeline.strategy.SettingsBlock;
+
 /**
  * The knobs of Gradual SQL Refinement ({@code settings.gsr} in an experiment file). Each of the three refining stages
  * has its own switch, as in the method's ablation.
@@ -23,6 +25,10 @@ public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean 
 
     public static final GsrSettings DEFAULT = new GsrSettings(true, true, true, 3, 3, 2000, 5, 8, 0.0, 512);
 
+    /** The {@code gsr} block of experiment files; its factor lists the stage switches and knobs. */
+    public static final SettingsBlock<GsrSettings> BLOCK = SettingsBlock.of("gsr", GsrSettings.class, DEFAULT)
+            .withFactor("gsr", GsrSettings::factor);
+
     public GsrSettings {
         if (linkingRounds < 1) throw new IllegalArgumentException("linking_rounds must be >= 1, got " + linkingRounds);
         if (valueExamples < 1) throw new IllegalArgumentException("value_examples must be >= 1, got " + valueExamples);
@@ -30,7 +36,7 @@ public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean 
         if (resultRows < 1) throw new IllegalArgumentException("result_rows must be >= 1, got " + resultRows);
         if (exploreLimit < 1) throw new IllegalArgumentException("explore_limit must be >= 1, got " + exploreLimit);
         if (!(temperature >= 0) || Double.isInfinite(temperature)) {
-            throw new IllegalArgumentException("temperature must be a finite number >= 0, got " + temperature);
+            throw new IllegalArgumentException("temperature must be >= 0 (0: greedy), got " + temperature);
         }
         if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
     }
@@ -54,5 +60,18 @@ public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean 
     public GsrSettings withMaxTokens(int n) {
         return new GsrSettings(decomposition, schemaLinking, executionRefinement, linkingRounds, valueExamples,
                 maxIndexedValues, resultRows, exploreLimit, temperature, n);
+    }
+
+    /** The stage switches and knobs, in one line. */
+    static String factor(GsrSettings g) {
+        return "decomposition=" + onOff(g.decomposition()) + " schema_linking=" + onOff(g.schemaLinking())
+                + " execution_refinement=" + onOff(g.executionRefinement()) + " rounds=" + g.linkingRounds()
+                + " value_examples=" + g.valueExamples() + " max_indexed_values=" + g.maxIndexedValues()
+                + " result_rows=" + g.resultRows() + " explore_limit=" + g.exploreLimit()
+                + " temperature=" + SettingsBlock.plain(g.temperature()).toPlainString() + " max_tokens=" + g.maxTokens();
+    }
+
+    private static String onOff(boolean on) {
+        return on ? "on" : "off";
     }
 }

@@ -35,7 +35,7 @@ public final class GsrStrategy implements Strategy {
     @Override
     public Answer answer(Question question, StrategyContext context) {
         Work work = new Work(question, context, NAME);
-        GsrSettings g = context.settings().gsr();
+        GsrSettings g = context.settings().of(GsrSettings.BLOCK);
         SqlCalls calls = new SqlCalls(work, g);
 
         String clauses = "(not decomposed)";
@@ -76,7 +76,7 @@ public final class GsrStrategy implements Strategy {
 
     @Override
     public boolean usesSeed(Settings settings) {
-        return settings.gsr().temperature() > 0;
+        return settings.of(GsrSettings.BLOCK).temperature() > 0;
     }
 
     @Override

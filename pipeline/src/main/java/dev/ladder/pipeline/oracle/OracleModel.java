@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.ServiceLoader;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,8 +28,8 @@ import java.util.regex.Pattern;
  * never a model result: it shows what a pipeline does to a perfect answer (noise none) and what it recovers (noise on).
  *
  * <p>A call says what it asks for through its {@link CallTag} (kind, item, facts); the answer for each kind comes from
- * the {@link OracleTeacher} that declares it (found with {@link ServiceLoader}, so a pipeline teaches the oracle its
- * calls in its own package). The answer is then cut as an engine cuts it: at a stop string, or at the token budget
+ * the {@link OracleTeacher} that declares it (a pipeline teaches the oracle its calls in its own package and lists
+ * its teachers in its plugin: {@code Pipelines.registry().oracleTeachers()}). The answer is then cut as an engine cuts it: at a stop string, or at the token budget
  * (tokens counted as words and punctuation marks, about what a BPE tokenizer makes of SQL).
  */
 public final class OracleModel implements LanguageModel {
@@ -49,11 +48,12 @@ public final class OracleModel implements LanguageModel {
     private final PromptFormat format;
     private final Map<String, OracleTeacher> teachers;
 
-    public OracleModel(OracleNoise noise, OracleKey key, Schema schema, Dialect dialect) {
-        this(noise, key, schema, dialect, PromptFormats.byName("llama3-chat"), discovered());
+    /** An oracle answering with these teachers (normally every registered pipeline's), in the Llama-3 chat format. */
+    public OracleModel(OracleNoise noise, OracleKey key, Schema schema, Dialect dialect, List<OracleTeacher> teachers) {
+        this(noise, key, schema, dialect, PromptFormats.byName("llama3-chat"), teachers);
     }
 
-    /** An oracle with these teachers only (tests; a pipeline's teacher is normally found by the service loader). */
+    /** An oracle with these teachers and prompt format. */
     public OracleModel(OracleNoise noise, OracleKey key, Schema schema, Dialect dialect, PromptFormat format,
                        List<OracleTeacher> teachers) {
         this.noise = noise;
@@ -72,13 +72,6 @@ public final class OracleModel implements LanguageModel {
             }
         }
         this.teachers = Collections.unmodifiableMap(byKind);
-    }
-
-    /** Every teacher on the class path. */
-    public static List<OracleTeacher> discovered() {
-        List<OracleTeacher> out = new ArrayList<>();
-        ServiceLoader.load(OracleTeacher.class, OracleModel.class.getClassLoader()).forEach(out::add);
-        return out;
     }
 
     /** The call kinds this oracle can answer. */

@@ -1,5 +1,8 @@
 package dev.ladder.pipeline.progressive;
 
+import dev.ladder.pipeline.strategy.Knob;
+import dev.ladder.pipeline.strategy.SettingsBlock;
+
 /**
  * The knobs of progressive execution ({@code settings.progressive} in an experiment file).
  *
@@ -14,11 +17,16 @@ package dev.ladder.pipeline.progressive;
  * @param beamWidth           branches in multi-branch mode, the first one included (default 3)
  * @param maxTokens           token budget of the sub-task, extension and re-scoring calls (the judge has its own 512)
  */
-public record ProgressiveSettings(double highConfidence, int maxIterations, int retries, double acceptance,
+public record ProgressiveSettings(@Knob("high_confidence_threshold") double highConfidence, int maxIterations, int retries,
+                                  @Knob("acceptance_threshold") double acceptance,
                                   boolean usePlan, boolean recalculate, boolean multiBranch, int beamWidth,
                                   int maxTokens) {
 
     public static final ProgressiveSettings DEFAULT = new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, false, 3, 512);
+
+    /** The {@code progressive} block of experiment files. */
+    public static final SettingsBlock<ProgressiveSettings> BLOCK = SettingsBlock.of("progressive", ProgressiveSettings.class, DEFAULT)
+            .withFactor("progressive", ProgressiveSettings::factor);
 
     public ProgressiveSettings {
         if (!(highConfidence >= 0 && highConfidence <= 1)) throw new IllegalArgumentException("high_confidence_threshold must be in [0, 1], got " + highConfidence);
@@ -37,5 +45,21 @@ public record ProgressiveSettings(double highConfidence, int maxIterations, int 
     public ProgressiveSettings withLimits(int iterations, int retryCount, int beam) {
         return new ProgressiveSettings(highConfidence, iterations, retryCount, acceptance, usePlan, recalculate,
                 multiBranch, beam, maxTokens);
+    }
+
+    /** The thresholds, limits and switches, in one line. */
+    static String factor(ProgressiveSettings p) {
+        return "high_confidence=" + num(p.highConfidence()) + " max_iterations=" + p.maxIterations() + " retries="
+                + p.retries() + " acceptance=" + num(p.acceptance()) + " use_plan=" + onOff(p.usePlan())
+                + " recalculate=" + onOff(p.recalculate()) + " multi_branch="
+                + (p.multiBranch() ? "on (beam " + p.beamWidth() + ")" : "off") + " max_tokens=" + p.maxTokens();
+    }
+
+    private static String num(double d) {
+        return SettingsBlock.plain(d).toPlainString();
+    }
+
+    private static String onOff(boolean on) {
+        return on ? "on" : "off";
     }
 }

@@ -51,7 +51,7 @@ public final class ProgressiveStrategy implements Strategy {
     @Override
     public Answer answer(Question question, StrategyContext ctx) {
         Work work = new Work(question, ctx, NAME);
-        ProgressiveSettings s = ctx.settings().progressive();
+        ProgressiveSettings s = ctx.settings().of(ProgressiveSettings.BLOCK);
         SubTasks.Extracted ex = SubTasks.extract(work, s);
         work.stage("subtasks", "subtasks", ex.failure() != null ? ex.failure()
                 : ex.tasks().size() + " sub-task" + (ex.tasks().size() == 1 ? "" : "s") + ": " + String.join("; ",

@@ -1,5 +1,9 @@
 package dev.ladder.pipeline.search;
 
+import dev.ladder.pipeline.strategy.SettingsBlock;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The knobs of the structured-search pipeline ({@code settings.structured_search} in an experiment file). Every
  * stage after the sketches can be switched off on its own, so that its effect can be measured.
@@ -32,15 +36,21 @@ public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int 
     public static final SearchSettings DEFAULT = new SearchSettings(3, 1024, 4, 8, 3, 0.6, 0.4, 0.4, 0.2, 0.05, 0.1,
             true, true, true, false, false);
 
+    /** The {@code structured_search} block of experiment files; its factor says what changes what it does. */
+    public static final SettingsBlock<SearchSettings> BLOCK = SettingsBlock.of("structured_search", SearchSettings.class, DEFAULT)
+            .withFactor("structured search", SearchSettings::factor);
+
     public SearchSettings {
         if (sketches < 1) throw new IllegalArgumentException("sketches must be >= 1, got " + sketches);
         if (sketchMaxTokens < 1) throw new IllegalArgumentException("sketch_max_tokens must be >= 1, got " + sketchMaxTokens);
         if (tableK < 1) throw new IllegalArgumentException("table_k must be >= 1, got " + tableK);
         if (columnK < 1) throw new IllegalArgumentException("column_k must be >= 1, got " + columnK);
         if (rounds < 0) throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
-        for (double w : new double[] {threshold, tableWeight, columnWeight, joinWeight, warningPenalty, violationPenalty}) {
-            if (!(w >= 0) || Double.isInfinite(w)) {
-                throw new IllegalArgumentException("weights, penalties and the threshold must be finite and >= 0, got " + w);
+        String[] names = {"threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty"};
+        double[] values = {threshold, tableWeight, columnWeight, joinWeight, warningPenalty, violationPenalty};
+        for (int i = 0; i < names.length; i++) {
+            if (!(values[i] >= 0) || Double.isInfinite(values[i])) {
+                throw new IllegalArgumentException(names[i] + " must be a finite number >= 0, got " + values[i]);
             }
         }
     }
@@ -67,5 +77,22 @@ public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int 
         return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, t, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
                 sampledRecheck, indexValues);
+    }
+
+    /** The knobs that change what the search does, in one line. */
+    static String factor(SearchSettings q) {
+        List<String> levels = new ArrayList<>(List.of("L0"));
+        if (q.executionCheck()) levels.add("L1");
+        if (q.semanticChecks()) levels.add("L2");
+        if (q.sampledRecheck()) levels.add("L3");
+        return "K=" + q.sketches() + " R=" + q.rounds() + " tables=" + q.tableK() + " columns=" + q.columnK()
+                + " threshold=" + num(q.threshold()) + " weights=" + num(q.tableWeight()) + "/" + num(q.columnWeight())
+                + "/" + num(q.joinWeight()) + " penalties=" + num(q.warningPenalty()) + "/" + num(q.violationPenalty())
+                + " levels=" + String.join("+", levels) + " entities=" + (q.entityCheck() ? "on" : "off")
+                + " values=" + (q.indexValues() ? "on" : "off") + " max_tokens=" + q.sketchMaxTokens();
+    }
+
+    private static String num(double d) {
+        return SettingsBlock.plain(d).toPlainString();
     }
 }

@@ -42,7 +42,7 @@ public final class StructuredSearchStrategy implements Strategy {
     @Override
     public Answer answer(Question question, StrategyContext context) {
         Work work = new Work(question, context, NAME);
-        SearchSettings s = context.settings().search();
+        SearchSettings s = context.settings().of(SearchSettings.BLOCK);
         SentenceEmbedder embedder = SearchResources.embedder();
         SchemaIndex index = SearchResources.index(context.schema(), context.db(), s.indexValues());
         JoinGraph graph = new JoinGraph(context.schema());

@@ -45,7 +45,7 @@ public final class SoftAttentionStrategy implements Strategy {
     @Override
     public Answer answer(Question question, StrategyContext ctx) {
         Work work = new Work(question, ctx, NAME);
-        SoftSettings s = ctx.settings().softAttention();
+        SoftSettings s = ctx.settings().of(SoftSettings.BLOCK);
         AttentionWeights.Weights weights = null;
         if (s.inlineWeights() || s.blockWeights()) {
             QuestionMiner.Mined mined = QuestionMiner.mine(question.text());

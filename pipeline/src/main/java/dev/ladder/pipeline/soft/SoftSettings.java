@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.soft;
 
+import dev.ladder.pipeline.strategy.SettingsBlock;
+
 /**
  * The knobs of soft schema attention ({@code settings.soft_attention} in an experiment file).
  *
@@ -19,10 +21,15 @@ public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycl
 
     public static final SoftSettings DEFAULT = new SoftSettings(true, true, 3, 0.8, 1, 1000, false, false, 512);
 
+    /** The {@code soft_attention} block of experiment files. */
+    public static final SettingsBlock<SoftSettings> BLOCK = SettingsBlock.of("soft_attention", SoftSettings.class, DEFAULT)
+            .withFactor("soft attention", SoftSettings::factor);
+
     public SoftSettings {
         if (cycles < 0) throw new IllegalArgumentException("cycles must be >= 0, got " + cycles);
         if (!(threshold >= 0) || Double.isInfinite(threshold)) throw new IllegalArgumentException("threshold must be >= 0, got " + threshold);
-        if (minRows < 0 || maxRows < minRows) throw new IllegalArgumentException("need 0 <= min_rows <= max_rows, got " + minRows + ", " + maxRows);
+        if (minRows < 0) throw new IllegalArgumentException("min_rows must be >= 0, got " + minRows);
+        if (maxRows < minRows) throw new IllegalArgumentException("max_rows must be >= min_rows (" + minRows + "), got " + maxRows);
         if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
     }
 
@@ -40,5 +47,17 @@ public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycl
 
     public SoftSettings withThreshold(double t) {
         return new SoftSettings(inlineWeights, blockWeights, cycles, t, minRows, maxRows, oneShot, chainOfThought, maxTokens);
+    }
+
+    /** The weights, cycles and prompting switches, in one line. */
+    static String factor(SoftSettings a) {
+        return "inline=" + onOff(a.inlineWeights()) + " block=" + onOff(a.blockWeights()) + " cycles=" + a.cycles()
+                + " threshold=" + SettingsBlock.plain(a.threshold()).toPlainString() + " rows=" + a.minRows() + ".."
+                + a.maxRows() + " one_shot=" + onOff(a.oneShot()) + " chain_of_thought=" + onOff(a.chainOfThought())
+                + " max_tokens=" + a.maxTokens();
+    }
+
+    private static String onOff(boolean on) {
+        return on ? "on" : "off";
     }
 }

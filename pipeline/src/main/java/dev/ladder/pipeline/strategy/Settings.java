@@ -1,12 +1,10 @@
 package dev.ladder.pipeline.strategy;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.gsr.GsrSettings;
-import dev.ladder.pipeline.progressive.ProgressiveSettings;
-import dev.ladder.pipeline.search.SearchSettings;
-import dev.ladder.pipeline.soft.SoftSettings;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -51,15 +49,12 @@ import java.util.Objects;
  *                          would drop anyway. A {@code ;} inside a string literal stops too early (the cut output is
  *                          then rejected as an unterminated literal): turn this off for data where that matters
  * @param limits            limits of every execution a strategy runs (default {@link ExecutionLimits#DEFAULT})
- * @param search            the structured-search pipeline's knobs (default {@link SearchSettings#DEFAULT})
- * @param gsr               Gradual SQL Refinement's knobs (default {@link GsrSettings#DEFAULT})
- * @param softAttention     soft schema attention's knobs (default {@link SoftSettings#DEFAULT})
- * @param progressive       progressive execution's knobs (default {@link ProgressiveSettings#DEFAULT})
+ * @param pipelines         each pipeline's own knobs by its {@link SettingsBlock#key() block key}; a block not
+ *                          here has its defaults ({@link #of})
  */
 public record Settings(int maxNewTokens, int candidates, double sampleTemperature, long seed, boolean tabularPrompt,
                        int gateBudget, boolean schemaSubset, boolean projection, boolean rerank, int k, List<String> stopStrings, boolean stopAtSemicolon, ExecutionLimits limits,
-                       SearchSettings search, GsrSettings gsr, SoftSettings softAttention,
-                       ProgressiveSettings progressive) {
+                       Map<String, Record> pipelines) {
 
     /**
      * The base of this seed's sampler seeds: {@link #seed} through SplitMix64's finaliser (a bijection, so distinct
@@ -87,8 +82,7 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     public static final String SEMICOLON = ";";
 
     public static final Settings DEFAULT = new Settings(256, 4, 0.3, 0, true, 4, true, true, true, 3, List.of("\nQuestion:"),
-            true, ExecutionLimits.DEFAULT, SearchSettings.DEFAULT, GsrSettings.DEFAULT,
-            SoftSettings.DEFAULT, ProgressiveSettings.DEFAULT);
+            true, ExecutionLimits.DEFAULT, Map.of());
 
     public Settings {
         if (maxNewTokens < 1) throw new IllegalArgumentException("maxNewTokens must be >= 1, got " + maxNewTokens);
@@ -100,54 +94,58 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         if (k < 0) throw new IllegalArgumentException("k must be >= 0, got " + k);
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(limits, "limits");
-        Objects.requireNonNull(search, "search");
-        Objects.requireNonNull(gsr, "gsr");
-        Objects.requireNonNull(softAttention, "softAttention");
-        Objects.requireNonNull(progressive, "progressive");
+        // insertion order kept (a resolved file lists blocks as given), equality by content
+        pipelines = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pipelines));
     }
 
-    public Settings withProgressive(ProgressiveSettings p) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, p);
+    /** A pipeline's knobs: the ones set here, else its block's defaults. */
+    public <T extends Record> T of(SettingsBlock<T> block) {
+        Record r = pipelines.get(block.key());
+        return r == null ? block.defaults() : block.cast(r);
     }
 
-    public Settings withSoftAttention(SoftSettings a) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, a, progressive);
+    /** These settings with a pipeline's knobs replaced (its defaults are not stored, so equal settings stay equal). */
+    public <T extends Record> Settings with(SettingsBlock<T> block, T value) {
+        Map<String, Record> m = new LinkedHashMap<>(pipelines);
+        if (value.equals(block.defaults())) m.remove(block.key());
+        else m.put(block.key(), value);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, m);
     }
 
-    public Settings withGsr(GsrSettings g) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, g, softAttention, progressive);
+    public Settings withSeed(long newSeed) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 
-    public Settings withSearch(SearchSettings s) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, s, gsr, softAttention, progressive);
+    public Settings withLimits(ExecutionLimits l) {
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, l, pipelines);
     }
 
     public Settings withMaxNewTokens(int n) {
-        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(n, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 
     public Settings withCandidates(int n) {
-        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, n, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 
     public Settings withSampling(double temperature, long newSeed) {
-        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, candidates, temperature, newSeed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 
     public Settings withTabularPrompt(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, on, gateBudget, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 
     public Settings withK(int exemplars) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, exemplars, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 
     public Settings withStopStrings(List<String> stops) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stops, stopAtSemicolon, limits, pipelines);
     }
 
     public Settings withStopAtSemicolon(boolean on) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, schemaSubset, projection, rerank, k, stopStrings, on, limits, pipelines);
     }
 
     /** The stop strings a request carries: {@link #stopStrings}, then {@code ;} when {@link #stopAtSemicolon}. */
@@ -159,11 +157,11 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
     }
 
     public Settings withGateBudget(int n) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, n, schemaSubset, projection, rerank, k, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 
     /** The agent-2 mechanisms' switches (the candidate count and the tabular prompt have their own). */
     public Settings withMechanisms(boolean subset, boolean project, boolean rank) {
-        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits, search, gsr, softAttention, progressive);
+        return new Settings(maxNewTokens, candidates, sampleTemperature, seed, tabularPrompt, gateBudget, subset, project, rank, k, stopStrings, stopAtSemicolon, limits, pipelines);
     }
 }

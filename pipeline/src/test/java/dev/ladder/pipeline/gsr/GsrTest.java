@@ -38,7 +38,7 @@ class GsrTest {
 
     static Answer ask(ScriptedLanguageModel model, GsrSettings g, String question, String hint) {
         StrategyContext ctx = StrategyContext.of(model, db, new FixedExemplars(List.of(), List.of()),
-                Settings.DEFAULT.withGsr(g));
+                Settings.DEFAULT.with(GsrSettings.BLOCK, g));
         Answer a = Strategies.byName("gsr").answer(new Question("q", question, hint), ctx);
         assertThat(Trace.fromJson(a.trace().toJson())).isEqualTo(a.trace());
         return a;
@@ -166,7 +166,7 @@ class GsrTest {
         ask(model, sampled, "Name every client located in Norway.", "");
         assertThat(model.requests()).allSatisfy(r -> assertThat(r.sampling().temperature()).isEqualTo(0.7));
         assertThat(model.requests().get(0).seed()).isNotEqualTo(model.requests().get(1).seed());
-        assertThat(Strategies.byName("gsr").usesSeed(Settings.DEFAULT.withGsr(sampled))).isTrue();
+        assertThat(Strategies.byName("gsr").usesSeed(Settings.DEFAULT.with(GsrSettings.BLOCK, sampled))).isTrue();
         assertThat(Strategies.byName("gsr").usesSeed(Settings.DEFAULT)).isFalse();
     }
 }

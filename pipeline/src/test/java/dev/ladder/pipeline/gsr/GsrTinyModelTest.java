@@ -38,7 +38,7 @@ class GsrTinyModelTest {
 
     @Test
     void everyQuestionIsAnsweredOrExplained() {
-        Settings settings = Settings.DEFAULT.withGsr(GsrSettings.DEFAULT.withMaxTokens(12));
+        Settings settings = Settings.DEFAULT.with(GsrSettings.BLOCK, GsrSettings.DEFAULT.withMaxTokens(12));
         StrategyContext ctx = StrategyContext.of(model, TestData.classicModels(), new FixedExemplars(List.of(), List.of()),
                 settings);
         for (String q : List.of("How many offices are there?", "Name the product lines.")) {

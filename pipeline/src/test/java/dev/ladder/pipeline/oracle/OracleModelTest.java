@@ -54,7 +54,8 @@ class OracleModelTest {
 
     private static OracleModel oracle(String noise) {
         Database db = TestData.classicModels();
-        return new OracleModel(OracleNoise.parse(noise), key(db), db.schema(), db.dialect());
+        return new OracleModel(OracleNoise.parse(noise), key(db), db.schema(), db.dialect(),
+                dev.ladder.pipeline.strategy.Pipelines.registry().oracleTeachers());
     }
 
     private static GenerationRequest request(String kind, Map<String, String> facts, String prompt) {

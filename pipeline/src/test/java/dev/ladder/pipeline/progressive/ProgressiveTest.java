@@ -47,7 +47,7 @@ class ProgressiveTest {
 
     static Answer ask(ScriptedLanguageModel model, ProgressiveSettings s, ScriptedLanguageModel judge) {
         StrategyContext ctx = StrategyContext.of(model, db, new FixedExemplars(List.of(), List.of()),
-                Settings.DEFAULT.withProgressive(s)).withJudge(judge);
+                Settings.DEFAULT.with(ProgressiveSettings.BLOCK, s)).withJudge(judge);
         Answer a = Strategies.byName("progressive").answer(new Question("q", QUESTION), ctx);
         assertThat(Trace.fromJson(a.trace().toJson())).isEqualTo(a.trace());
         return a;

@@ -39,7 +39,7 @@ class ProgressiveTinyModelTest {
     void everyQuestionIsAnsweredOrExplained() {
         ProgressiveSettings s = new ProgressiveSettings(0.85, 3, 1, 1.0, true, true, true, 2, 16);
         StrategyContext ctx = StrategyContext.of(model, TestData.classicModels(), new FixedExemplars(List.of(), List.of()),
-                Settings.DEFAULT.withProgressive(s));
+                Settings.DEFAULT.with(ProgressiveSettings.BLOCK, s));
         for (String q : List.of("How many offices are there?", "Name the product lines.")) {
             Answer a = Strategies.byName(ProgressiveStrategy.NAME).answer(new Question("t", q), ctx);
             Trace t = a.trace();

@@ -29,7 +29,7 @@ class StructuredSearchTest {
     static final String REPAIR_CUE = "A candidate SQL statement for the question";
     static final String GOOD = "SELECT COUNT(*) FROM customers WHERE country = 'France'";
     /** Accept any schema-valid candidate: the tests of the threshold set their own. */
-    static final Settings ANY_VALID = Settings.DEFAULT.withSearch(SearchSettings.DEFAULT.withThreshold(0));
+    static final Settings ANY_VALID = Settings.DEFAULT.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withThreshold(0));
 
     static Database db;
 
@@ -89,7 +89,7 @@ class StructuredSearchTest {
         ScriptedLanguageModel model = new ScriptedLanguageModel()
                 .when(SKETCH_CUE, sketches(GOOD, "SELECT COUNT(*) FROM customers WHERE nation = 'France'"))
                 .when(REPAIR_CUE, repair(GOOD));
-        Answer a = ask(model, Settings.DEFAULT.withSearch(SearchSettings.DEFAULT.withThreshold(5)));
+        Answer a = ask(model, Settings.DEFAULT.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withThreshold(5)));
         // the repair of sketch-2 gives sketch-1's SQL back: memory does not judge it again
         assertThat(a.sql()).isEqualTo(GOOD);
         assertThat(a.trace().chosen()).isEqualTo("sketch-1");
@@ -171,7 +171,7 @@ class StructuredSearchTest {
         String[] bad = {"SELECT COUNT(*) FROM customers WHERE nation = 'France'",
                 "SELECT COUNT(*) FROM customers WHERE land = 'France'", "SELECT COUNT(*) FROM customers WHERE realm = 'France'"};
         ScriptedLanguageModel none = new ScriptedLanguageModel().when(SKETCH_CUE, sketches(bad));
-        Answer off = ask(none, Settings.DEFAULT.withSearch(SearchSettings.DEFAULT.withRounds(0)));
+        Answer off = ask(none, Settings.DEFAULT.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withRounds(0)));
         assertThat(none.requests()).hasSize(1);
         assertThat(stages(off, "search")).singleElement().asString().contains("repair is off");
 
@@ -179,7 +179,7 @@ class StructuredSearchTest {
         ScriptedLanguageModel model = new ScriptedLanguageModel().when(SKETCH_CUE, sketches(bad))
                 .when(REPAIR_CUE, repair("SELECT COUNT(*) FROM customers WHERE country = 'Spain'"),
                         repair("SELECT COUNT(*) FROM customers WHERE country = 'Italy'"), repair(GOOD));
-        Answer limited = ask(model, Settings.DEFAULT.withSearch(SearchSettings.DEFAULT.withRounds(1).withThreshold(5)));
+        Answer limited = ask(model, Settings.DEFAULT.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withRounds(1).withThreshold(5)));
         assertThat(model.requests()).hasSize(2);
         assertThat(limited.trace().chosen()).isEqualTo("repair-1");
         assertThat(stages(limited, "search")).singleElement().asString().contains("round limit (1)");
@@ -191,7 +191,7 @@ class StructuredSearchTest {
                 + "\"placeholders\": {\"country\": \"France\"}}, {\"sql\": \"SELECT COUNT(*) FROM customers WHERE city = :city\", "
                 + "\"placeholders\": {\"city\": null}}]}";
         ScriptedLanguageModel model = new ScriptedLanguageModel().when(SKETCH_CUE, json);
-        Answer a = ask(model, Settings.DEFAULT.withSearch(SearchSettings.DEFAULT.withThreshold(0).withRounds(0)));
+        Answer a = ask(model, Settings.DEFAULT.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withThreshold(0).withRounds(0)));
         assertThat(a.sql()).isEqualTo(GOOD);
         assertThat(a.trace().steps(TraceStep.Stage.class)).anySatisfy(s -> {
             assertThat(s.stage()).isEqualTo("validate-L0");
@@ -212,7 +212,7 @@ class StructuredSearchTest {
         double penalised = score(on);
 
         Answer off = ask(new ScriptedLanguageModel().when(SKETCH_CUE, json),
-                ANY_VALID.withSearch(SearchSettings.DEFAULT.withThreshold(0).withChecks(false, true, true, false)));
+                ANY_VALID.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withThreshold(0).withChecks(false, true, true, false)));
         assertThat(score(off)).isEqualTo(penalised + 2 * SearchSettings.DEFAULT.warningPenalty(),
                 org.assertj.core.data.Offset.offset(1e-6));
     }

@@ -37,7 +37,7 @@ class SoftAttentionTest {
     static Answer ask(ScriptedLanguageModel model, SoftSettings s) {
         FixedExemplars one = new FixedExemplars(List.of("e1"),
                 List.of(new Example("e1", "How many product lines are there?", "SELECT COUNT(*) FROM productlines")));
-        StrategyContext ctx = StrategyContext.of(model, db, one, Settings.DEFAULT.withSoftAttention(s));
+        StrategyContext ctx = StrategyContext.of(model, db, one, Settings.DEFAULT.with(SoftSettings.BLOCK, s));
         Answer a = Strategies.byName("soft-attention").answer(new Question("q", QUESTION), ctx);
         assertThat(Trace.fromJson(a.trace().toJson())).isEqualTo(a.trace());
         return a;

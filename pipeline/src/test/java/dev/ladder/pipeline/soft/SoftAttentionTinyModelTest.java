@@ -39,7 +39,7 @@ class SoftAttentionTinyModelTest {
     void everyQuestionIsAnsweredOrExplained() {
         SoftSettings s = new SoftSettings(true, true, 1, 0.8, 1, 1000, false, true, 16);
         StrategyContext ctx = StrategyContext.of(model, TestData.classicModels(), new FixedExemplars(List.of(), List.of()),
-                Settings.DEFAULT.withSoftAttention(s));
+                Settings.DEFAULT.with(SoftSettings.BLOCK, s));
         for (String q : List.of("How many offices are there?", "Which employees report to the president?")) {
             Answer a = Strategies.byName(SoftAttentionStrategy.NAME).answer(new Question("t", q), ctx);
             Trace t = a.trace();

@@ -1,0 +1,28 @@
+package dev.ladder.pipeline.strategy;
+
+import java.util.List;
+
+/**
+ * Typed reads of one mapping of a configuration file, each failure one line naming the key (the experiment loader's
+ * reader implements it). A {@link SettingsBlock} reads a pipeline's settings through it, so that every file format
+ * problem is worded in one place.
+ */
+public interface KnobSource {
+
+    /** An integer of at least {@code min}, or {@code dflt} when the key is absent. */
+    Integer integer(String key, Integer dflt, int min);
+
+    long longValue(String key, long dflt);
+
+    /** A finite number, or {@code dflt} when the key is absent. */
+    double number(String key, double dflt);
+
+    boolean bool(String key, boolean dflt);
+
+    String string(String key, String dflt);
+
+    List<String> stringList(String key, List<String> dflt);
+
+    /** The exception for a problem with the value at {@code key} (thrown by the caller). */
+    RuntimeException problem(String key, String problem);
+}

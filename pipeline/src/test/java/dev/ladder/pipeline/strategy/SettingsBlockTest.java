@@ -1,0 +1,129 @@
+package dev.ladder.pipeline.strategy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ladder.pipeline.gsr.GsrSettings;
+import dev.ladder.pipeline.progressive.ProgressiveSettings;
+import dev.ladder.pipeline.search.SearchSettings;
+import dev.ladder.pipeline.soft.SoftSettings;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A settings record bound to its YAML block: keys, reading over a base, refusals at the key, writing, equality. */
+class SettingsBlockTest {
+
+    /** Reads values from a map; a problem is an exception whose message is "key: problem". */
+    private record MapSource(Map<String, Object> values) implements KnobSource {
+        @Override
+        public Integer integer(String key, Integer dflt, int min) {
+            return values.containsKey(key) ? (Integer) values.get(key) : dflt;
+        }
+
+        @Override
+        public long longValue(String key, long dflt) {
+            return values.containsKey(key) ? (Long) values.get(key) : dflt;
+        }
+
+        @Override
+        public double number(String key, double dflt) {
+            return values.containsKey(key) ? ((Number) values.get(key)).doubleValue() : dflt;
+        }
+
+        @Override
+        public boolean bool(String key, boolean dflt) {
+            return values.containsKey(key) ? (Boolean) values.get(key) : dflt;
+        }
+
+        @Override
+        public String string(String key, String dflt) {
+            return values.containsKey(key) ? (String) values.get(key) : dflt;
+        }
+
+        @SuppressWarnings("unchecked")
+        @Override
+        public List<String> stringList(String key, List<String> dflt) {
+            return values.containsKey(key) ? (List<String>) values.get(key) : dflt;
+        }
+
+        @Override
+        public RuntimeException problem(String key, String problem) {
+            return new IllegalStateException(key + ": " + problem);
+        }
+    }
+
+    /** A record with every supported kind of value. */
+    public record Kinds(int count, long big, double weight, boolean on, String label, List<String> words) {
+        public Kinds {
+            if (count < 0) throw new IllegalArgumentException("count must be >= 0, got " + count);
+            if (label.isEmpty()) throw new IllegalArgumentException("a label is needed");
+            words = List.copyOf(words);
+        }
+    }
+
+    private static final SettingsBlock<Kinds> KINDS = SettingsBlock.of("kinds", Kinds.class,
+            new Kinds(1, 2L, 0.5, true, "x", List.of("a")));
+
+    @Test
+    void keysAreTheComponentsInSnakeCaseUnlessAKnobNamesThem() {
+        assertThat(GsrSettings.BLOCK.keys()).containsExactly("decomposition", "schema_linking", "execution_refinement",
+                "linking_rounds", "value_examples", "max_indexed_values", "result_rows", "explore_limit", "temperature",
+                "max_tokens");
+        assertThat(ProgressiveSettings.BLOCK.keys()).startsWith("high_confidence_threshold", "max_iterations", "retries",
+                "acceptance_threshold");
+        assertThat(SearchSettings.BLOCK.keys()).contains("sketch_max_tokens", "table_k", "violation_penalty");
+        assertThat(SoftSettings.BLOCK.factorName()).isEqualTo("soft attention");
+        assertThat(KINDS.factorName()).isEqualTo("kinds");
+    }
+
+    @Test
+    void aKeyLeftOutKeepsTheBaseValue() {
+        Kinds base = new Kinds(3, 4L, 0.25, false, "base", List.of("b", "c"));
+        assertThat(KINDS.read(new MapSource(Map.of()), base)).isEqualTo(base);
+        assertThat(KINDS.read(new MapSource(Map.of("count", 7, "on", true, "words", List.of("z"))), base))
+                .isEqualTo(new Kinds(7, 4L, 0.25, true, "base", List.of("z")));
+        assertThat(ProgressiveSettings.BLOCK.read(new MapSource(Map.of("acceptance_threshold", 0.5)), ProgressiveSettings.DEFAULT)
+                .acceptance()).isEqualTo(0.5);
+    }
+
+    @Test
+    void aRefusalIsReportedAtTheKeyItNames() {
+        assertThatThrownBy(() -> KINDS.read(new MapSource(Map.of("count", -2)), KINDS.defaults()))
+                .hasMessage("count: must be >= 0, got -2");
+        // a refusal that names no key is the block's
+        assertThatThrownBy(() -> KINDS.read(new MapSource(Map.of("label", "")), KINDS.defaults()))
+                .hasMessage("null: a label is needed");
+        assertThatThrownBy(() -> SoftSettings.BLOCK.read(new MapSource(Map.of("min_rows", 5, "max_rows", 2)), SoftSettings.DEFAULT))
+                .hasMessage("max_rows: must be >= min_rows (5), got 2");
+        assertThatThrownBy(() -> SearchSettings.BLOCK.read(new MapSource(Map.of("join_weight", -1.0)), SearchSettings.DEFAULT))
+                .hasMessage("join_weight: must be a finite number >= 0, got -1.0");
+    }
+
+    @Test
+    void writesEveryKeyInOrderWithPlainNumbersAndReadsBackTheSame() {
+        Kinds k = new Kinds(2, 5_000_000_000L, 0.000001, false, "y", List.of("p", "q"));
+        assertThat(KINDS.write(k).toString())
+                .isEqualTo("{\"count\":2,\"big\":5000000000,\"weight\":0.000001,\"on\":false,\"label\":\"y\",\"words\":[\"p\",\"q\"]}");
+        assertThat(KINDS.factorLine(k)).isEqualTo("count=2 big=5000000000 weight=0.000001 on=off label=y words=p|q");
+        assertThat(GsrSettings.BLOCK.factorLine(GsrSettings.DEFAULT)).startsWith("decomposition=on schema_linking=on");
+    }
+
+    @Test
+    void settingsHoldOnlyWhatDiffersFromABlocksDefaults() {
+        Settings changed = Settings.DEFAULT.with(GsrSettings.BLOCK, GsrSettings.DEFAULT.withTemperature(0.4));
+        assertThat(changed.of(GsrSettings.BLOCK).temperature()).isEqualTo(0.4);
+        assertThat(changed.of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT);
+        assertThat(changed.with(GsrSettings.BLOCK, GsrSettings.DEFAULT)).isEqualTo(Settings.DEFAULT);
+        assertThat(changed.withSeed(5).of(GsrSettings.BLOCK)).isEqualTo(changed.of(GsrSettings.BLOCK));
+    }
+
+    @Test
+    void aRecordWithAnUnsupportedComponentIsRefusedWhenTheBlockIsMade() {
+        record Bad(Map<String, String> m) {}
+        assertThatThrownBy(() -> SettingsBlock.of("bad", Bad.class, new Bad(Map.of())))
+                .hasMessageContaining("a settings block holds int, long, double, boolean, String and List<String>");
+        assertThatThrownBy(() -> SettingsBlock.of("Bad-Key", Kinds.class, KINDS.defaults()))
+                .hasMessageContaining("snake case");
+    }
+}

@@ -1,11 +1,12 @@
 package dev.ladder.adapters;
 
 import dev.ladder.inference.llm.WeightSource;
+import dev.ladder.inference.model.F16Clamp;
 import dev.ladder.inference.model.HalfFloats;
 import dev.ladder.inference.model.ModelException;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -96,7 +97,7 @@ public final class AdaptedWeightSource implements WeightSource {
 
     /** The base's clamps; merged tensors are narrowed here with the same clamping but are not counted. */
     @Override
-    public java.util.List<dev.ladder.inference.model.F16Clamp> float16Clamps() {
+    public List<F16Clamp> float16Clamps() {
         return base.float16Clamps();
     }
 

@@ -10,6 +10,7 @@ import dev.ladder.inference.model.Weights;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +49,8 @@ public final class TinyAdapters {
         public Spec {
             if (r < 1) throw new IllegalArgumentException("rank must be >= 1, got " + r);
             targets = List.copyOf(targets);
-            rankPattern = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rankPattern));
-            alphaPattern = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(alphaPattern));
+            rankPattern = Collections.unmodifiableMap(new LinkedHashMap<>(rankPattern));
+            alphaPattern = Collections.unmodifiableMap(new LinkedHashMap<>(alphaPattern));
             modulesToSave = List.copyOf(modulesToSave);
         }
 

@@ -1,5 +1,6 @@
 package dev.ladder.inference;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -20,7 +21,7 @@ public record CallTag(String kind, String item, Map<String, String> facts) {
         if (kind.isBlank()) throw new IllegalArgumentException("a call's kind must not be blank");
         item = item == null ? "" : item;
         // sorted, so that a tag prints the same whatever map the caller built
-        facts = facts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(facts));
+        facts = facts == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(facts));
     }
 
     public static CallTag of(String kind, String item) {

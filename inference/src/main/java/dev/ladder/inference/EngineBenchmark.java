@@ -1,5 +1,8 @@
 package dev.ladder.inference;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -56,10 +59,10 @@ public final class EngineBenchmark {
     /** The process's peak resident set (VmHWM), or -1 where /proc is not there. */
     public static long peakRss() {
         try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("VmHWM:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return -1;
         }
         return -1;

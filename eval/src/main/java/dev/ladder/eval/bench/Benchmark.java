@@ -1,6 +1,7 @@
 package dev.ladder.eval.bench;
 
 import dev.ladder.pipeline.db.UserError;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ public record Benchmark(String name, String defaultDatabase, Map<String, String>
         databases = Map.copyOf(databases);
         Map<String, List<BenchmarkItem>> copy = new LinkedHashMap<>();
         splits.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        splits = java.util.Collections.unmodifiableMap(copy);
+        splits = Collections.unmodifiableMap(copy);
     }
 
     public List<BenchmarkItem> split(String split) {

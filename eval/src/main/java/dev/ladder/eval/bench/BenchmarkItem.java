@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * One benchmark question with its gold SQL.
@@ -43,6 +44,6 @@ public record BenchmarkItem(
 
     /** Gold SQL and every alternative. */
     public List<String> allGold() {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of(sql), alternatives.stream()).toList();
+        return Stream.concat(Stream.of(sql), alternatives.stream()).toList();
     }
 }

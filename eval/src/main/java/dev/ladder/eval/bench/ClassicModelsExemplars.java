@@ -1,5 +1,6 @@
 package dev.ladder.eval.bench;
 
+import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.prompt.FixedExemplars;
@@ -40,7 +41,7 @@ public final class ClassicModelsExemplars {
         return switch (rule) {
             case "fixed" -> new FixedExemplars(fixedIds(), pool(b));
             case "similar" -> new SimilarExemplars(pool(b), seed);
-            default -> throw new dev.ladder.pipeline.db.UserError("unknown exemplar rule '" + rule + "' (use fixed or similar)");
+            default -> throw new UserError("unknown exemplar rule '" + rule + "' (use fixed or similar)");
         };
     }
 }

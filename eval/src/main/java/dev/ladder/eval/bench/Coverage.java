@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -102,7 +103,7 @@ public record Coverage(
         String q = item.question().toLowerCase(Locale.ROOT);
         int at = -1;
         for (String w : words) {
-            java.util.regex.Matcher m = Pattern.compile("\\b" + Pattern.quote(w) + "(e?s)?\\b").matcher(q);
+            Matcher m = Pattern.compile("\\b" + Pattern.quote(w) + "(e?s)?\\b").matcher(q);
             if (!m.find(at + 1)) return false;
             at = m.start();
         }

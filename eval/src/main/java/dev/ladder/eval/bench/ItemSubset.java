@@ -1,6 +1,7 @@
 package dev.ladder.eval.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -96,7 +97,7 @@ public record ItemSubset(Method method, long seed) {
             List<Integer> members = new ArrayList<>(strata.get(k));
             // one generator per stratum, seeded from the run's seed and the stratum's name: adding or removing items
             // of one stratum does not change the draw of another
-            java.util.Collections.shuffle(members, new Random(seed * 1_000_003L + k.hashCode()));
+            Collections.shuffle(members, new Random(seed * 1_000_003L + k.hashCode()));
             chosen.addAll(members.subList(0, quota.get(k)));
         }
         List<BenchmarkItem> out = new ArrayList<>();

@@ -4,14 +4,19 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ladder.pipeline.db.UserError;
 import dev.ladder.eval.io.TextFiles;
+import dev.ladder.pipeline.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /** Reads and writes the project's JSONL benchmark format, one item per line, with line-numbered errors. */
@@ -64,7 +69,7 @@ public final class JsonlBenchmarks {
     /** An imported item: id {@code <file stem>-<line>}, difficulty by the rule, order from the SQL. */
     private static BenchmarkItem plainItem(JsonNode node, String origin, int line) {
         String where = origin + ":" + line;
-        for (java.util.Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!PLAIN_FIELDS.contains(f)) {
                 throw new UserError(where + ": unknown field '" + f + "' in a line without an id (a plain line has "
@@ -73,9 +78,9 @@ public final class JsonlBenchmarks {
         }
         String question = text(node, node.has("nlq") ? "nlq" : "question", where);
         String sql = text(node, node.has("sql") ? "sql" : "query", where);
-        String stem = java.nio.file.Path.of(origin).getFileName().toString().replaceFirst("\\.[^.]*$", "");
+        String stem = Path.of(origin).getFileName().toString().replaceFirst("\\.[^.]*$", "");
         return new BenchmarkItem(stem + "-" + line, question, sql, "imported", Benchmarks.difficultyOf(sql),
-                sql.toUpperCase(java.util.Locale.ROOT).contains("ORDER BY"), List.of(), "", "");
+                sql.toUpperCase(Locale.ROOT).contains("ORDER BY"), List.of(), "", "");
     }
 
     private static String text(JsonNode node, String field, String where) {
@@ -115,15 +120,15 @@ public final class JsonlBenchmarks {
     }
 
     /** Writes each split as {@code <split>.jsonl} under {@code dir}, plus {@code database.txt}. */
-    public static void writeDirectory(Benchmark b, java.nio.file.Path dir) {
+    public static void writeDirectory(Benchmark b, Path dir) {
         try {
-            java.nio.file.Files.createDirectories(dir);
-            for (java.util.Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
+            Files.createDirectories(dir);
+            for (Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
                 StringBuilder sb = new StringBuilder();
                 for (BenchmarkItem item : split.getValue()) sb.append(toLine(item)).append('\n');
-                java.nio.file.Files.writeString(dir.resolve(split.getKey() + ".jsonl"), sb, StandardCharsets.UTF_8);
+                Files.writeString(dir.resolve(split.getKey() + ".jsonl"), sb, StandardCharsets.UTF_8);
             }
-            java.nio.file.Files.writeString(dir.resolve("database.txt"), b.defaultDatabase() + "\n", StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("database.txt"), b.defaultDatabase() + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UserError("cannot write " + dir + ": " + e.getMessage(), e);
         }

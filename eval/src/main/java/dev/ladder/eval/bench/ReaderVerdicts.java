@@ -12,7 +12,9 @@ import dev.ladder.pipeline.agent.IntentGate;
 import dev.ladder.pipeline.agent.IntentProfile;
 import dev.ladder.pipeline.agent.ProjectionContract;
 import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.ExecutionError;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.sql.SqlGuard;
 import dev.ladder.pipeline.sql.post.SqlPostProcessor;
@@ -22,11 +24,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -67,8 +71,8 @@ public final class ReaderVerdicts {
      *
      * @return the number of verdict lines written
      */
-    public static int freeze(List<Input> inputs, java.util.function.Function<Input, Schema> schemaOf,
-                             java.util.function.Function<Input, Database> databaseOf, Path file) {
+    public static int freeze(List<Input> inputs, Function<Input, Schema> schemaOf,
+                             Function<Input, Database> databaseOf, Path file) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             ReaderVerdicts v = new ReaderVerdicts(w);
@@ -76,7 +80,7 @@ public final class ReaderVerdicts {
                 v.readAll(in, schemaOf.apply(in), databaseOf == null ? null : databaseOf.apply(in));
             }
             w.flush();
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             return v.lines;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -85,7 +89,7 @@ public final class ReaderVerdicts {
 
     private void readAll(Input in, Schema schema, Database db) throws IOException {
         String sql = in.sql();
-        var dialect = db == null ? dev.ladder.pipeline.db.Dialect.MYSQL : db.dialect();
+        var dialect = db == null ? Dialect.MYSQL : db.dialect();
         put(in, "guard", () -> new SqlGuard(dialect).check(sql).toString());
         put(in, "post", () -> SqlPostProcessor.clean(sql, schema, dialect).toString());
         put(in, "features", () -> {
@@ -109,7 +113,7 @@ public final class ReaderVerdicts {
         }
         Map<String, IntentProfile> profiles = new LinkedHashMap<>(PROFILES);
         if (!in.question().isEmpty()) profiles.put("own", IntentClassifier.classify(in.question(), schema));
-        Execution exec = execution == null ? Execution.failure(sql, dev.ladder.pipeline.db.ExecutionError.Kind.SYNTAX,
+        Execution exec = execution == null ? Execution.failure(sql, ExecutionError.Kind.SYNTAX,
                 "not executed") : execution;
         for (Map.Entry<String, IntentProfile> p : profiles.entrySet()) {
             IntentProfile profile = p.getValue();

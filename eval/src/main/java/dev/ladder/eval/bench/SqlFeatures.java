@@ -5,10 +5,13 @@ import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.AnyComparisonExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
@@ -144,7 +147,7 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
 
     private static int leafConditions(Expression e) {
         Expression x = e;
-        while (x instanceof net.sf.jsqlparser.expression.Parenthesis p) x = p.getExpression();
+        while (x instanceof Parenthesis p) x = p.getExpression();
         if (x instanceof AndExpression a) return leafConditions(a.getLeftExpression()) + leafConditions(a.getRightExpression());
         if (x instanceof OrExpression o) return leafConditions(o.getLeftExpression()) + leafConditions(o.getRightExpression());
         return 1;
@@ -152,7 +155,7 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
 
     private static int countWindows(String sql) {
         // OVER ( after a function call; counted on the text so that windows inside subqueries count too
-        return (int) java.util.regex.Pattern.compile("(?i)\\)\\s*OVER\\s*[(a-z_]").matcher(sql).results().count();
+        return (int) Pattern.compile("(?i)\\)\\s*OVER\\s*[(a-z_]").matcher(sql).results().count();
     }
 
     private static String bareName(String qualified) {
@@ -219,7 +222,7 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
 
         /** {@code x > ALL (SELECT ...)}, {@code x = ANY (...)}, {@code x < SOME (...)}: a nested query too. */
         @Override
-        public <S> Void visit(net.sf.jsqlparser.expression.AnyComparisonExpression e, S context) {
+        public <S> Void visit(AnyComparisonExpression e, S context) {
             subqueries++;
             return null;
         }

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -207,7 +208,7 @@ final class AdaptersCommand {
             } finally {
                 if (Files.exists(tmp)) {
                     try (var files = Files.walk(tmp)) {
-                        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
                     }
                 }
             }

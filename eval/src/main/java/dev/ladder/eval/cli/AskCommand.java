@@ -1,18 +1,15 @@
 package dev.ladder.eval.cli;
 
 import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
 import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.eval.run.ExperimentRunner;
+import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.pipeline.oracle.OracleKey;
-import dev.ladder.pipeline.oracle.OracleModel;
-import dev.ladder.pipeline.oracle.OracleNoise;
-import dev.ladder.eval.run.ExperimentRunner;
-import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.pipeline.db.ClassicModels;
 import dev.ladder.pipeline.db.Database;
@@ -21,6 +18,9 @@ import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.db.Values;
+import dev.ladder.pipeline.oracle.OracleKey;
+import dev.ladder.pipeline.oracle.OracleModel;
+import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Pipelines;
@@ -32,8 +32,10 @@ import dev.ladder.pipeline.strategy.StrategyContext;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -64,7 +66,7 @@ final class AskCommand implements Callable<Integer> {
     /** The strategies of every registered pipeline, for the help text. */
     static final class StrategyNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return Strategies.names().iterator();
         }
     }
@@ -163,7 +165,7 @@ final class AskCommand implements Callable<Integer> {
                         + " (it writes their gold); this question is not one of them"));
         try (Database db = options.open(database)) {
             ExemplarSelector exemplars = exemplars(rule);
-            Scoring scoring = new Scoring(db, java.util.Optional.empty(), ExOptions.DEFAULT,
+            Scoring scoring = new Scoring(db, Optional.empty(), ExOptions.DEFAULT,
                     new ExactMatch(db.schema(), false));
             OracleKey key = ExperimentRunner.oracleKey(List.of(item), scoring);
             PrintWriter err = spec.commandLine().getErr();

@@ -1,17 +1,36 @@
 package dev.ladder.eval.cli;
 
+import ai.djl.Device;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.bench.SpiderFormat;
 import dev.ladder.eval.bench.Coverage;
 import dev.ladder.eval.bench.GateCheck;
-import dev.ladder.eval.bench.LeakCheck;
 import dev.ladder.eval.bench.JsonlBenchmarks;
+import dev.ladder.eval.bench.LeakCheck;
+import dev.ladder.eval.bench.OrderCheck;
+import dev.ladder.eval.bench.ReaderVerdicts;
+import dev.ladder.eval.bench.SpiderFormat;
 import dev.ladder.eval.bench.SqlFeatures;
+import dev.ladder.eval.run.ItemResult;
+import dev.ladder.eval.run.ModelLoader;
+import dev.ladder.eval.run.ResultsStore;
+import dev.ladder.eval.run.RunDirectory;
+import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.inference.EngineBenchmark;
+import dev.ladder.inference.llm.DjlLanguageModel;
+import dev.ladder.inference.llm.GenerationBenchmark;
+import dev.ladder.inference.llm.LlamaModel;
+import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.onnx.OnnxLanguageModel;
 import dev.ladder.inference.serve.ServeBenchmark;
 import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.DatabaseKind;
+import dev.ladder.pipeline.db.EmbeddedMariaDb;
 import dev.ladder.pipeline.db.Execution;
+import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.sql.GuardVerdict;
 import dev.ladder.pipeline.sql.SqlGuard;
@@ -20,9 +39,17 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,15 +87,15 @@ final class BenchCommand {
         }
 
         private static void printBreakdown(PrintWriter out, String label, List<BenchmarkItem> items,
-                                           java.util.function.Function<BenchmarkItem, String> key) {
-            Map<String, Long> counts = new java.util.LinkedHashMap<>();
+                                           Function<BenchmarkItem, String> key) {
+            Map<String, Long> counts = new LinkedHashMap<>();
             List<String> order = label.equals("category") ? BenchmarkItem.CATEGORIES : BenchmarkItem.DIFFICULTIES;
             for (String k : order) counts.put(k, 0L);
             for (BenchmarkItem item : items) counts.merge(key.apply(item), 1L, Long::sum);
             counts.values().removeIf(v -> v == 0);
             TextTable t = new TextTable(List.of(label, "items", "share")).alignRight(1).alignRight(2);
             counts.forEach((k, v) -> t.add(List.of(k, Long.toString(v),
-                    String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * v / items.size()))));
+                    String.format(Locale.ROOT, "%.1f%%", 100.0 * v / items.size()))));
             t.print(out);
         }
     }
@@ -115,12 +142,12 @@ final class BenchCommand {
 
         @Override
         public Integer call() throws IOException {
-            java.util.Map<String, List<Entry>> byDatabase = new java.util.LinkedHashMap<>();
-            for (Entry e : entries()) byDatabase.computeIfAbsent(e.database(), k -> new java.util.ArrayList<>()).add(e);
+            Map<String, List<Entry>> byDatabase = new LinkedHashMap<>();
+            for (Entry e : entries()) byDatabase.computeIfAbsent(e.database(), k -> new ArrayList<>()).add(e);
             PrintWriter out = spec.commandLine().getOut();
             int problems = 0;
-            java.util.Set<String> otherSkeletons = new java.util.HashSet<>();
-            java.util.Set<String> otherQuestions = new java.util.HashSet<>();
+            Set<String> otherSkeletons = new HashSet<>();
+            Set<String> otherQuestions = new HashSet<>();
             if (other != null) {
                 for (List<BenchmarkItem> split : Benchmarks.load(other, database).splits().values()) {
                     for (BenchmarkItem o : split) {
@@ -148,7 +175,7 @@ final class BenchCommand {
                 }
             }
             Benchmark b = Benchmarks.load(benchmark, database);
-            List<Entry> entries = new java.util.ArrayList<>();
+            List<Entry> entries = new ArrayList<>();
             for (Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
                 int k = 0;
                 for (BenchmarkItem item : split.getValue()) {
@@ -159,19 +186,19 @@ final class BenchCommand {
             return entries;
         }
 
-        private int check(String database, List<Entry> entries, java.util.Set<String> otherSkeletons,
-                          java.util.Set<String> otherQuestions, PrintWriter out) {
+        private int check(String database, List<Entry> entries, Set<String> otherSkeletons,
+                          Set<String> otherQuestions, PrintWriter out) {
             // coverage describes the items whose golds are read-only queries; the others are findings
-            List<BenchmarkItem> covered = new java.util.ArrayList<>();
+            List<BenchmarkItem> covered = new ArrayList<>();
             int problems = 0;
-            List<Database> suite = new java.util.ArrayList<>();
+            List<Database> suite = new ArrayList<>();
             try (Database db = options.open(database)) {
                 // ties are checked on the stored test suite's databases too: a gold whose order or LIMIT cut
                 // depends on the engine there makes TS depend on it
-                if (db.kind() == dev.ladder.pipeline.db.DatabaseKind.EMBEDDED_MARIADB) {
-                    var stored = dev.ladder.eval.testsuite.TestSuite.load(dev.ladder.eval.testsuite.TestSuite.defaultDir(db.name()));
+                if (db.kind() == DatabaseKind.EMBEDDED_MARIADB) {
+                    var stored = TestSuite.load(TestSuite.defaultDir(db.name()));
                     if (stored.isPresent()) {
-                        List<Database> all = stored.get().open(dev.ladder.pipeline.db.EmbeddedMariaDb.shared(), options.sqlMode());
+                        List<Database> all = stored.get().open(EmbeddedMariaDb.shared(), options.sqlMode());
                         suite.addAll(all);
                         all.get(0).close();   // the original again: checked above as db
                         suite.remove(0);
@@ -180,7 +207,7 @@ final class BenchCommand {
                 SqlGuard guard = new SqlGuard(db.dialect());
                 for (Entry entry : entries) {
                     BenchmarkItem item = entry.item();
-                    List<String> refused = new java.util.ArrayList<>();
+                    List<String> refused = new ArrayList<>();
                     for (String gold : item.allGold()) {
                         GuardVerdict verdict = guard.check(gold);
                         if (!verdict.accepted()) refused.add(verdict.reason());
@@ -211,17 +238,17 @@ final class BenchCommand {
                         bad = true;
                         line.append(" (same question in ").append(other).append(')');
                     }
-                    for (String problem : dev.ladder.eval.bench.OrderCheck.problems(db, item.sql(), item.orderMatters())) {
+                    for (String problem : OrderCheck.problems(db, item.sql(), item.orderMatters())) {
                         bad = true;
                         line.append(" (").append(problem).append(')');
                     }
                     for (Database s : suite) {
-                        for (String problem : dev.ladder.eval.bench.OrderCheck.problems(s, item.sql(), item.orderMatters())) {
+                        for (String problem : OrderCheck.problems(s, item.sql(), item.orderMatters())) {
                             bad = true;
                             line.append(" (on suite database ").append(s.name()).append(": ").append(problem).append(')');
                         }
                     }
-                    if (item.orderMatters() && !item.sql().toUpperCase(java.util.Locale.ROOT).contains("ORDER BY")) {
+                    if (item.orderMatters() && !item.sql().toUpperCase(Locale.ROOT).contains("ORDER BY")) {
                         bad = true;
                         line.append(" (order_matters but no ORDER BY)");
                     }
@@ -264,7 +291,7 @@ final class BenchCommand {
                 description = "A model directory or a pulled repo id owner/name[@revision].")
         String model;
         @Option(names = "--batches", split = ",", paramLabel = "B[,B...]", description = "Decode batch sizes (default 1,4,16).")
-        List<Integer> batches = dev.ladder.inference.llm.GenerationBenchmark.BATCHES;
+        List<Integer> batches = GenerationBenchmark.BATCHES;
         @Option(names = "--prompt-tokens", paramLabel = "N", defaultValue = "128", description = "Prompt length (default ${DEFAULT-VALUE}).")
         int promptTokens;
         @Option(names = "--new-tokens", paramLabel = "N", defaultValue = "32", description = "Tokens decoded per row (default ${DEFAULT-VALUE}).")
@@ -301,17 +328,17 @@ final class BenchCommand {
             if (!engine.equals("djl")) return engines(t);
             var where = DeviceOptions.parse(device);
             Path dir = ModelCommand.resolve(model);
-            dev.ladder.inference.llm.LlamaModel.Options precision = dev.ladder.eval.run.ModelLoader.engineOptions(dtype);
-            dev.ladder.inference.llm.GenerationBenchmark.Result r;
-            ai.djl.Device on = DeviceOptions.resolve(where);
+            LlamaModel.Options precision = ModelLoader.engineOptions(dtype);
+            GenerationBenchmark.Result r;
+            Device on = DeviceOptions.resolve(where);
             // GPU memory before the load and after the model is closed: the runner's one-model-resident rule
-            var before = dev.ladder.inference.llm.GenerationBenchmark.gpuMemory(on);
+            var before = GenerationBenchmark.gpuMemory(on);
             try {
-                r = dev.ladder.inference.llm.GenerationBenchmark.run(dir, on, t, batches, promptTokens, newTokens, precision);
-            } catch (dev.ladder.inference.model.ModelException e) {
+                r = GenerationBenchmark.run(dir, on, t, batches, promptTokens, newTokens, precision);
+            } catch (ModelException e) {
                 throw new UserError(e.getMessage(), e);
             }
-            var after = dev.ladder.inference.llm.GenerationBenchmark.gpuMemory(on);
+            var after = GenerationBenchmark.gpuMemory(on);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
                 out.println(json(r, before, after));
@@ -329,10 +356,10 @@ final class BenchCommand {
         }
 
         /** One JSON object: the table's measurements, plus GPU memory before the load and after the model closed. */
-        static String json(dev.ladder.inference.llm.GenerationBenchmark.Result r,
-                           dev.ladder.inference.llm.GenerationBenchmark.GpuMemory before,
-                           dev.ladder.inference.llm.GenerationBenchmark.GpuMemory after) {
-            var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        static String json(GenerationBenchmark.Result r,
+                           GenerationBenchmark.GpuMemory before,
+                           GenerationBenchmark.GpuMemory after) {
+            var mapper = new ObjectMapper();
             var o = mapper.createObjectNode();
             o.put("model", r.model());
             o.put("device", r.device());
@@ -362,7 +389,7 @@ final class BenchCommand {
             if (after != null) o.put("gpu_used_after_close_bytes", after.usedBytes());
             try {
                 return mapper.writeValueAsString(o);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
         }
@@ -370,28 +397,28 @@ final class BenchCommand {
         /** The engines through generate alone (EngineBenchmark), one table. */
         private int engines(int t) {
             if (engine.equals("both") && onnxModel == null) throw new UserError("--engine both needs --onnx-model DIR (the ONNX export of --model)");
-            List<dev.ladder.inference.EngineBenchmark.Row> rows = new java.util.ArrayList<>();
+            List<EngineBenchmark.Row> rows = new ArrayList<>();
             try {
                 if (engine.equals("both")) {
                     Path dir = ModelCommand.resolve(model);
-                    try (var djl = dev.ladder.inference.llm.DjlLanguageModel.load(dir, DeviceOptions.resolve(DeviceOptions.parse(device)),
-                            dev.ladder.inference.llm.DjlLanguageModel.Options.DEFAULT.withThreads(t))) {
-                        rows.addAll(dev.ladder.inference.EngineBenchmark.run("djl", djl, djl.model().config().vocabSize(), batches,
+                    try (var djl = DjlLanguageModel.load(dir, DeviceOptions.resolve(DeviceOptions.parse(device)),
+                            DjlLanguageModel.Options.DEFAULT.withThreads(t))) {
+                        rows.addAll(EngineBenchmark.run("djl", djl, djl.model().config().vocabSize(), batches,
                                 promptTokens, newTokens));
                     }
                 }
                 Path export = engine.equals("both") ? onnxModel : Path.of(model);
-                try (var onnx = dev.ladder.inference.onnx.OnnxLanguageModel.load(export,
-                        new dev.ladder.inference.onnx.OnnxLanguageModel.Options(16, t, false))) {
-                    rows.addAll(dev.ladder.inference.EngineBenchmark.run("onnx", onnx, onnx.vocabSize(), batches, promptTokens,
+                try (var onnx = OnnxLanguageModel.load(export,
+                        new OnnxLanguageModel.Options(16, t, false))) {
+                    rows.addAll(EngineBenchmark.run("onnx", onnx, onnx.vocabSize(), batches, promptTokens,
                             newTokens));
                 }
-            } catch (dev.ladder.inference.model.ModelException e) {
+            } catch (ModelException e) {
                 throw new UserError(e.getMessage(), e);
             }
             PrintWriter out = spec.commandLine().getOut();
-            out.printf(java.util.Locale.ROOT, "prompt %d tokens, %d new tokens per row, %d threads%n", promptTokens, newTokens, t);
-            out.print(dev.ladder.inference.EngineBenchmark.table(rows));
+            out.printf(Locale.ROOT, "prompt %d tokens, %d new tokens per row, %d threads%n", promptTokens, newTokens, t);
+            out.print(EngineBenchmark.table(rows));
             out.flush();
             return 0;
         }
@@ -439,7 +466,7 @@ final class BenchCommand {
             t.add(row("in-process", r.inProcess(), "-"));
             t.add(row("serve", r.served(), Integer.toString(concurrency)));
             t.print(out);
-            out.printf(java.util.Locale.ROOT, "serve / in-process throughput: %.2f; identical completions: %d/%d; "
+            out.printf(Locale.ROOT, "serve / in-process throughput: %.2f; identical completions: %d/%d; "
                     + "largest server batch: %d %s%n", r.ratio(), r.identical(), requests, r.largestBatch(),
                     r.largestBatch() == 1 ? "request" : "requests");
             out.flush();
@@ -448,9 +475,9 @@ final class BenchCommand {
 
         private static List<String> row(String path, ServeBenchmark.Side s, String clients) {
             return List.of(path, Integer.toString(s.requests()), clients, Long.toString(s.generatedTokens()),
-                    String.format(java.util.Locale.ROOT, "%.2f", s.wallSeconds()),
-                    String.format(java.util.Locale.ROOT, "%.1f", s.tokensPerSecond()), Long.toString(s.engineCalls()),
-                    String.format(java.util.Locale.ROOT, "%.1f", s.meanRequests()));
+                    String.format(Locale.ROOT, "%.2f", s.wallSeconds()),
+                    String.format(Locale.ROOT, "%.1f", s.tokensPerSecond()), Long.toString(s.engineCalls()),
+                    String.format(Locale.ROOT, "%.1f", s.meanRequests()));
         }
     }
 
@@ -464,10 +491,10 @@ final class BenchCommand {
         @Option(names = "--dev", paramLabel = "NAME|PATH",
                 description = "More development questions (repeatable): a Spider folder such as Spider train's, any format "
                         + "'bench info' reads. Provenance ids of its items are then checked, not trusted.")
-        List<String> dev = new java.util.ArrayList<>();
+        List<String> dev = new ArrayList<>();
         @Option(names = "--lexicon", paramLabel = "FILE",
                 description = "An extra word-list file in intent-lexicon.txt's format to check (repeatable).")
-        List<Path> lexicons = new java.util.ArrayList<>();
+        List<Path> lexicons = new ArrayList<>();
         @Option(names = "--source", paramLabel = "DIR",
                 description = "The checkout whose code and docs are read (default: the one around the working directory).")
         Path source;
@@ -477,7 +504,7 @@ final class BenchCommand {
         @Override
         public Integer call() {
             Path checkout = source == null ? LeakCheck.findCheckout(Path.of("")) : LeakCheck.findCheckout(source);
-            List<LeakCheck.Entry> entries = new java.util.ArrayList<>(LeakCheck.lexiconEntries());
+            List<LeakCheck.Entry> entries = new ArrayList<>(LeakCheck.lexiconEntries());
             for (Path f : lexicons) {
                 if (!Files.isRegularFile(f)) throw new UserError("no such lexicon file: " + f);
                 entries.addAll(LeakCheck.lexiconEntries(f));
@@ -485,10 +512,10 @@ final class BenchCommand {
             int words = entries.size();
             entries.addAll(LeakCheck.sourcePhrases(checkout));
             Benchmark cm = Benchmarks.load("classicmodels");
-            List<BenchmarkItem> devItems = new java.util.ArrayList<>(cm.split("train"));
+            List<BenchmarkItem> devItems = new ArrayList<>(cm.split("train"));
             StringBuilder devName = new StringBuilder("classicmodels train (" + devItems.size() + ")");
             for (String d : dev) {
-                if (Benchmarks.BUNDLED.containsKey(d.strip().toLowerCase(java.util.Locale.ROOT))) {
+                if (Benchmarks.BUNDLED.containsKey(d.strip().toLowerCase(Locale.ROOT))) {
                     throw new UserError("--dev " + d + ": its train split is in the development set already, its test split must not be");
                 }
                 for (Map.Entry<String, List<BenchmarkItem>> split : Benchmarks.load(d).splits().entrySet()) {
@@ -546,8 +573,8 @@ final class BenchCommand {
         public Integer call() {
             Benchmark b = golds.load();
             Map<String, List<BenchmarkItem>> splits = golds.splits(b);
-            Map<String, dev.ladder.pipeline.db.Schema> schemas = new java.util.HashMap<>();
-            java.util.function.Function<BenchmarkItem, dev.ladder.pipeline.db.Schema> schemaOf = item -> {
+            Map<String, Schema> schemas = new HashMap<>();
+            Function<BenchmarkItem, Schema> schemaOf = item -> {
                 String spec = golds.databaseOf(b, item);
                 return schemas.computeIfAbsent(spec, s -> {
                     try (Database db = options.open(s)) {
@@ -579,7 +606,7 @@ final class BenchCommand {
         }
 
         private static String percent(double share) {
-            return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share);
+            return String.format(Locale.ROOT, "%.1f%%", 100 * share);
         }
     }
 
@@ -593,7 +620,7 @@ final class BenchCommand {
         @Mixin Golds golds = new Golds();
         @Option(names = "--run", paramLabel = "DIR", description = "A run directory whose predictions are read too, each "
                 + "against its item's gold (repeatable; items are matched by id).")
-        List<Path> runs = new java.util.ArrayList<>();
+        List<Path> runs = new ArrayList<>();
         @Option(names = "--no-execute", description = "Leave out the readers that execute SQL (order checks, tied order, "
                 + "the executes part of the candidate score).")
         boolean noExecute;
@@ -611,50 +638,50 @@ final class BenchCommand {
             if (compare != null && !Files.isRegularFile(compare)) throw new UserError("no such frozen verdicts file: " + compare);
             Benchmark b = golds.load();
             Map<String, List<BenchmarkItem>> splits = golds.splits(b);
-            List<dev.ladder.eval.bench.ReaderVerdicts.Input> inputs = new java.util.ArrayList<>();
-            Map<String, BenchmarkItem> byId = new java.util.HashMap<>();
-            Map<String, String> specOf = new java.util.HashMap<>();
-            for (Map.Entry<String, List<BenchmarkItem>> e : new java.util.TreeMap<>(splits).entrySet()) {
+            List<ReaderVerdicts.Input> inputs = new ArrayList<>();
+            Map<String, BenchmarkItem> byId = new HashMap<>();
+            Map<String, String> specOf = new HashMap<>();
+            for (Map.Entry<String, List<BenchmarkItem>> e : new TreeMap<>(splits).entrySet()) {
                 for (BenchmarkItem item : e.getValue()) {
                     String key = e.getKey() + "/" + item.id();
                     byId.put(item.id(), item);
                     specOf.put(key, golds.databaseOf(b, item));
-                    inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("gold", key, item.question(), item.sql(), item.sql(), true));
+                    inputs.add(new ReaderVerdicts.Input("gold", key, item.question(), item.sql(), item.sql(), true));
                 }
             }
             for (Path run : runs) {
-                Path results = run.resolve(dev.ladder.eval.run.RunDirectory.RESULTS);
+                Path results = run.resolve(RunDirectory.RESULTS);
                 if (!Files.isRegularFile(results)) throw new UserError("not a run directory (no results.sqlite): " + run);
-                try (dev.ladder.eval.run.ResultsStore store = dev.ladder.eval.run.ResultsStore.openReadOnly(results)) {
-                    for (dev.ladder.eval.run.ItemResult r : store.results()) {
+                try (ResultsStore store = ResultsStore.openReadOnly(results)) {
+                    for (ItemResult r : store.results()) {
                         BenchmarkItem item = byId.get(r.itemId());
                         if (item == null) continue;
                         String key = run.getFileName() + "/" + r.cell() + "/" + r.itemId();
                         specOf.put(key, golds.databaseOf(b, item));
-                        inputs.add(new dev.ladder.eval.bench.ReaderVerdicts.Input("prediction", key, item.question(),
+                        inputs.add(new ReaderVerdicts.Input("prediction", key, item.question(),
                                 r.predicted(), item.sql(), false));
                     }
                 }
             }
-            Map<String, Database> open = new java.util.HashMap<>();
+            Map<String, Database> open = new HashMap<>();
             try {
-                java.util.function.Function<dev.ladder.eval.bench.ReaderVerdicts.Input, Database> dbOf =
+                Function<ReaderVerdicts.Input, Database> dbOf =
                         in -> open.computeIfAbsent(specOf.get(in.key()), options::open);
-                Map<String, dev.ladder.pipeline.db.Schema> schemas = new java.util.HashMap<>();
-                java.util.function.Function<dev.ladder.eval.bench.ReaderVerdicts.Input, dev.ladder.pipeline.db.Schema> schemaOf =
+                Map<String, Schema> schemas = new HashMap<>();
+                Function<ReaderVerdicts.Input, Schema> schemaOf =
                         in -> schemas.computeIfAbsent(specOf.get(in.key()), s -> dbOf.apply(in).schema());
                 Path target = freeze != null ? freeze : Files.createTempFile("ladder-readers", ".tsv");
-                int lines = dev.ladder.eval.bench.ReaderVerdicts.freeze(inputs, schemaOf, noExecute ? null : dbOf, target);
+                int lines = ReaderVerdicts.freeze(inputs, schemaOf, noExecute ? null : dbOf, target);
                 PrintWriter out = spec.commandLine().getOut();
                 if (freeze != null) {
                     out.println("froze " + lines + " verdicts of " + inputs.size() + " queries to " + freeze);
                     return 0;
                 }
-                var diffs = dev.ladder.eval.bench.ReaderVerdicts.compare(
-                        dev.ladder.eval.bench.ReaderVerdicts.load(compare), dev.ladder.eval.bench.ReaderVerdicts.load(target));
+                var diffs = ReaderVerdicts.compare(
+                        ReaderVerdicts.load(compare), ReaderVerdicts.load(target));
                 Files.deleteIfExists(target);
-                Map<String, List<dev.ladder.eval.bench.ReaderVerdicts.Difference>> byReader = new java.util.TreeMap<>();
-                for (var d : diffs) byReader.computeIfAbsent(d.reader(), k -> new java.util.ArrayList<>()).add(d);
+                Map<String, List<ReaderVerdicts.Difference>> byReader = new TreeMap<>();
+                for (var d : diffs) byReader.computeIfAbsent(d.reader(), k -> new ArrayList<>()).add(d);
                 out.println(lines + " verdicts of " + inputs.size() + " queries; " + diffs.size() + " differ from " + compare);
                 for (var e : byReader.entrySet()) {
                     out.println(e.getKey() + ": " + e.getValue().size());

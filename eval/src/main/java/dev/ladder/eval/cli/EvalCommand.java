@@ -1,5 +1,6 @@
 package dev.ladder.eval.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -215,7 +216,7 @@ final class EvalCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try {
             out.println(mapper.writeValueAsString(root));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -6,6 +6,7 @@ import dev.ladder.pipeline.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,7 +27,7 @@ public final class Ladder {
 
     @Option(names = "--data-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",
             description = "Folder with benchmark data (e.g. classicmodels/mysqlsampledatabase.sql); default: $LADDER_DATA_DIR.")
-    void setDataDir(java.nio.file.Path dir) {
+    void setDataDir(Path dir) {
         System.setProperty("ladder.data.dir", dir.toAbsolutePath().toString());
     }
 

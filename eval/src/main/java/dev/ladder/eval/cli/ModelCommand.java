@@ -1,9 +1,11 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.inference.device.EngineLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.eval.experiment.ExperimentLoader;
+import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.device.DeviceKind;
+import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.inference.device.MemoryPlan;
 import dev.ladder.inference.device.MemoryRequest;
 import dev.ladder.inference.device.MemorySize;
@@ -34,6 +36,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -450,8 +453,8 @@ final class ModelCommand {
             int defaultContext = defaults.context();
             Path file = experiment != null ? experiment : shippedLadder();
             if (file != null && (rows == null || context == null)) {
-                var e = parse(() -> dev.ladder.eval.experiment.ExperimentLoader.load(file));
-                var w = dev.ladder.eval.run.ModelLoader.Workload.of(e, e.rungs());
+                var e = parse(() -> ExperimentLoader.load(file));
+                var w = ModelLoader.Workload.of(e, e.rungs());
                 defaultRows = w.rows();
                 defaultContext = Math.min(w.context(), c.maxPositions());
                 workloadFrom = file.getFileName() + "'s rungs";
@@ -518,7 +521,7 @@ final class ModelCommand {
             return value;
         }
 
-        private static <T> T parse(java.util.function.Supplier<T> parser) {
+        private static <T> T parse(Supplier<T> parser) {
             try {
                 return parser.get();
             } catch (IllegalArgumentException e) {

@@ -1,6 +1,11 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.adapters.MergeBase;
+import dev.ladder.eval.run.ModelLoader;
+import dev.ladder.pipeline.db.UserError;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,25 +33,25 @@ final class ModelFlags {
      *
      * @throws UserError for another value, or nf4 without an adapter
      */
-    static dev.ladder.adapters.MergeBase mergeBase(String mergeBase, Path adapter) {
-        String mb = mergeBase.strip().toLowerCase(java.util.Locale.ROOT);
+    static MergeBase mergeBase(String mergeBase, Path adapter) {
+        String mb = mergeBase.strip().toLowerCase(Locale.ROOT);
         if (!mb.equals("full") && !mb.equals("nf4")) {
-            throw new dev.ladder.pipeline.db.UserError("--merge-base must be full or nf4, got '" + mergeBase + "'");
+            throw new UserError("--merge-base must be full or nf4, got '" + mergeBase + "'");
         }
         if (mb.equals("nf4") && adapter == null) {
-            throw new dev.ladder.pipeline.db.UserError("--merge-base nf4 applies to an --adapter; none given");
+            throw new UserError("--merge-base nf4 applies to an --adapter; none given");
         }
-        return dev.ladder.adapters.MergeBase.valueOf(mb.toUpperCase(java.util.Locale.ROOT));
+        return MergeBase.valueOf(mb.toUpperCase(Locale.ROOT));
     }
 
     /** How to load the model for {@code workload}. */
-    dev.ladder.eval.run.ModelLoader.LoadSpec loadSpec(dev.ladder.eval.run.ModelLoader.Workload workload) {
-        return new dev.ladder.eval.run.ModelLoader.LoadSpec("djl", dtype, DeviceOptions.parse(device),
+    ModelLoader.LoadSpec loadSpec(ModelLoader.Workload workload) {
+        return new ModelLoader.LoadSpec("djl", dtype, DeviceOptions.parse(device),
                 mergeBase(mergeBase, adapter), workload);
     }
 
     /** Loads the model for serving. */
-    ServeCommand.Session open(int maxBatchRows, String servedName, java.io.PrintWriter log) {
+    ServeCommand.Session open(int maxBatchRows, String servedName, PrintWriter log) {
         return ServeCommand.Session.open(model, adapter, mergeBase, dtype, device, maxBatchRows, servedName, log);
     }
 }

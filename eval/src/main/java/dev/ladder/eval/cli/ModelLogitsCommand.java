@@ -9,12 +9,13 @@ import dev.ladder.adapters.PeftAdapter;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
+import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.LlamaModel;
+import dev.ladder.inference.llm.WeightSource;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.model.Weights;
-import dev.ladder.inference.llm.WeightSource;
 import dev.ladder.pipeline.db.UserError;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,8 +29,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -94,7 +95,7 @@ final class ModelLogitsCommand implements Callable<Integer> {
                 logits = m.prefillLogits(ids.stream().mapToInt(Integer::intValue).toArray());
                 greedy = generate == 0 ? List.of() : lm.generate(List.of(new GenerationRequest(null, ids, generate,
                         Sampling.GREEDY, 1, 0, Set.of(), List.of()))).get(0).candidates().get(0).tokenIds();
-                write(ids, greedy, logits, config.vocabSize(), loadedAs, dev.ladder.inference.device.DeviceChoice.label(m.device()),
+                write(ids, greedy, logits, config.vocabSize(), loadedAs, DeviceChoice.label(m.device()),
                         loadSeconds);
             }
         } catch (ModelException | AdapterException e) {

@@ -8,8 +8,11 @@ import dev.ladder.pipeline.db.UserError;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -64,9 +67,9 @@ public final class ReportCommand implements Callable<Integer> {
     /** Reads each run's results store and writes one report (merged when there are several runs). */
     static void writeReport(List<Path> runDirs, Path target, Set<ReportWriter.Format> formats) {
         // EM of two modes side by side would read as one measure: runs scored in different modes are reported apart
-        java.util.Map<String, String> emModes = new java.util.TreeMap<>();
+        Map<String, String> emModes = new TreeMap<>();
         for (Path dir : runDirs) emModes.put(dir.toString(), RunLoader.emMode(dir));
-        if (new java.util.HashSet<>(emModes.values()).size() > 1) {
+        if (new HashSet<>(emModes.values()).size() > 1) {
             throw new UserError("these runs scored EM in different modes (" + emModes + "): report them apart");
         }
         List<Report.Run> runs = new ArrayList<>();

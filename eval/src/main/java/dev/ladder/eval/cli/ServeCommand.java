@@ -1,10 +1,10 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.eval.run.Fingerprints;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.device.DeviceChoice;
+import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.serve.OpenAiServer;
@@ -25,10 +25,12 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * {@code ladder serve}: a model loaded as {@code ladder run} loads it, behind an OpenAI-compatible HTTP API
@@ -263,16 +265,16 @@ final class ServeCommand implements Callable<Integer> {
         /** Runs {@code action} on SIGTERM; returns the handler it replaced (for {@link #restore}), or null. */
         static Object catchIt(Runnable action) {
             try {
-                return sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> action.run());
+                return Signal.handle(new Signal("TERM"), s -> action.run());
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 return null;
             }
         }
 
         static void restore(Object previous) {
-            if (previous instanceof sun.misc.SignalHandler h) {
+            if (previous instanceof SignalHandler h) {
                 try {
-                    sun.misc.Signal.handle(new sun.misc.Signal("TERM"), h);
+                    Signal.handle(new Signal("TERM"), h);
                 } catch (IllegalArgumentException | UnsupportedOperationException e) {
                     // nothing to restore
                 }

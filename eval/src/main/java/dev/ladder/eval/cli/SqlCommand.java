@@ -1,13 +1,14 @@
 package dev.ladder.eval.cli;
 
+import dev.ladder.eval.io.TextFiles;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.db.Values;
-import dev.ladder.eval.io.TextFiles;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -68,7 +69,7 @@ final class SqlCommand implements Callable<Integer> {
                     + (sql.equals("-") ? "'-'" : "an SQL argument") + " and --file");
         }
         if (file != null) {
-            if (!java.nio.file.Files.isRegularFile(file)) throw new UserError("no such SQL file: " + file);
+            if (!Files.isRegularFile(file)) throw new UserError("no such SQL file: " + file);
             return TextFiles.read(file);
         }
         if (sql == null) throw new UserError("missing SQL: give it as an argument, with --file PATH or as '-' to read standard input");

@@ -10,12 +10,9 @@ import dev.ladder.eval.score.ScoreSummary;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.testsuite.TestSuite;
-import dev.ladder.pipeline.db.Database;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import dev.ladder.eval.testsuite.TestSuiteBuilder;
 import dev.ladder.pipeline.db.ClassicModels;
+import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
 import dev.ladder.pipeline.db.EmbeddedMariaDb;
 import dev.ladder.pipeline.db.LadderPaths;
@@ -23,10 +20,15 @@ import dev.ladder.pipeline.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -82,7 +84,7 @@ final class TestSuiteCommand {
             TestSuite suite = new TestSuiteBuilder(server, options, m -> {
                 out.println("  " + m);
                 out.flush();
-            }).buildAndStore(dev.ladder.eval.bench.Benchmarks.load(options.benchmark(), db).split(split), dir);
+            }).buildAndStore(Benchmarks.load(options.benchmark(), db).split(split), dir);
             out.println();
             print(out, suite);
             out.println("manifest: " + dir.resolve(TestSuite.MANIFEST));
@@ -167,7 +169,7 @@ final class TestSuiteCommand {
 
         private record Timing(long coldNanos, long warmNanos, ScoreSummary summary) {}
 
-        private Timing time(java.util.function.Supplier<Scoring> scorer, List<BenchmarkItem> items, Map<String, String> predictions) {
+        private Timing time(Supplier<Scoring> scorer, List<BenchmarkItem> items, Map<String, String> predictions) {
             scoreAll(scorer.get(), items, predictions); // warm-up: JIT, connections, server caches
             long[] cold = new long[repeat];
             long[] warm = new long[repeat];
@@ -193,7 +195,7 @@ final class TestSuiteCommand {
 
         private static long median(long[] v) {
             long[] c = v.clone();
-            java.util.Arrays.sort(c);
+            Arrays.sort(c);
             return c[c.length / 2];
         }
 

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -36,7 +37,7 @@ public final class ViewCommand implements Callable<Integer> {
         RunViewer viewer = RunViewer.of(runs);
         PrintWriter out = spec.commandLine().getOut();
         long bytes = viewer.pages().values().stream().mapToLong(b -> b.length).sum();
-        String made = String.format(java.util.Locale.ROOT, "%d pages (%.1f MB) in %.1f s", viewer.pages().size(), bytes / 1e6,
+        String made = String.format(Locale.ROOT, "%d pages (%.1f MB) in %.1f s", viewer.pages().size(), bytes / 1e6,
                 (System.nanoTime() - t0) / 1e9);
         if (export != null) {
             viewer.export(export);

@@ -3,6 +3,7 @@ package dev.ladder.eval.experiment;
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.run.Cell;
 import dev.ladder.pipeline.db.SqlMode;
+import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -82,7 +84,7 @@ public record Experiment(String name, String benchmark, String split, String dat
     }
 
     /** The rung of that name, if any. */
-    public java.util.Optional<RungSpec> rung(String rungName) {
+    public Optional<RungSpec> rung(String rungName) {
         return rungs.stream().filter(r -> r.name().equals(rungName)).findFirst();
     }
 
@@ -148,7 +150,7 @@ public record Experiment(String name, String benchmark, String split, String dat
         if (pathOrId != null && (pathOrId.equals(ModelSpec.ORACLE) || pathOrId.startsWith(ModelSpec.ORACLE + ":"))) {
             String label;
             try {
-                label = dev.ladder.pipeline.oracle.OracleNoise.parse(pathOrId.substring(ModelSpec.ORACLE.length())
+                label = OracleNoise.parse(pathOrId.substring(ModelSpec.ORACLE.length())
                         .replaceFirst("^:", "")).label();
             } catch (IllegalArgumentException e) {
                 throw new ExperimentException("model override", "--model", e.getMessage());

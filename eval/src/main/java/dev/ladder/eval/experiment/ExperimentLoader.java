@@ -1,7 +1,9 @@
 package dev.ladder.eval.experiment;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -11,21 +13,27 @@ import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
+import dev.ladder.eval.score.em.EmMode;
+import dev.ladder.inference.device.DeviceChoice;
+import dev.ladder.inference.device.TorchSetupException;
+import dev.ladder.inference.openai.OpenAiEndpoint;
+import dev.ladder.inference.text.PromptFormats;
 import dev.ladder.pipeline.db.SqlMode;
+import dev.ladder.pipeline.db.UserError;
+import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.SettingsBlock;
-import dev.ladder.eval.score.em.EmMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import dev.ladder.pipeline.oracle.OracleNoise;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -106,12 +114,12 @@ public final class ExperimentLoader {
         SqlMode sqlMode;
         try {
             sqlMode = SqlMode.parse(root.string("sql_mode", SqlMode.SERVER.label()), "sql_mode");
-        } catch (dev.ladder.pipeline.db.UserError e) {
+        } catch (UserError e) {
             throw root.error("sql_mode", "unknown SQL mode '" + root.string("sql_mode", "") + "'; use server or mysql8");
         }
         Integer limit = root.integer("limit", null, 1);
         String subsetText = root.choice("subset", ItemSubset.DEFAULT.method().label(),
-                java.util.Arrays.stream(ItemSubset.Method.values()).map(ItemSubset.Method::label).toList(), "subset");
+                Arrays.stream(ItemSubset.Method.values()).map(ItemSubset.Method::label).toList(), "subset");
         long subsetSeed = root.longValue("subset_seed", ItemSubset.DEFAULT.seed());
         ItemSubset subset = new ItemSubset(ItemSubset.Method.parse(subsetText), subsetSeed);
         List<Long> seeds = root.longList("seeds", List.of(0L));
@@ -183,9 +191,9 @@ public final class ExperimentLoader {
     private static final Pattern NON_FINITE = Pattern.compile("Malformed numeric value '([-+]?\\.(?:nan|NaN|NAN|inf|Inf|INF))'.*");
 
     /** {@code settings.sample_temperature}, {@code strategies[2]}: the field a parser stands on. */
-    private static String fieldPath(com.fasterxml.jackson.core.JsonStreamContext ctx) {
+    private static String fieldPath(JsonStreamContext ctx) {
         List<String> parts = new ArrayList<>();
-        for (com.fasterxml.jackson.core.JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
+        for (JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
             if (c.inArray()) parts.add(0, "[" + Math.max(0, c.getCurrentIndex()) + "]");
             else if (c.getCurrentName() != null) parts.add(0, "." + c.getCurrentName());
         }
@@ -206,7 +214,7 @@ public final class ExperimentLoader {
         } else if (NON_FINITE.matcher(problem).matches()) {
             // YAML's .nan / .inf: Jackson refuses them as malformed numbers; say which field and why
             String value = NON_FINITE.matcher(problem).replaceFirst("$1");
-            String field = e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p
+            String field = e.getProcessor() instanceof JsonParser p
                     ? fieldPath(p.getParsingContext()) : "";
             return new ExperimentException(source, field.isEmpty() ? (line > 0 ? "line " + line : "YAML") : field,
                     "expected a finite number, got " + value + " (NaN and infinity are not allowed)");
@@ -285,7 +293,7 @@ public final class ExperimentLoader {
         }
         m.allowOnly(SERVED_MODEL_FIELDS);
         String url = m.requiredString("base_url", "give the server's API root, e.g. http://127.0.0.1:8000/v1");
-        String problem = dev.ladder.inference.openai.OpenAiEndpoint.urlProblem(url);
+        String problem = OpenAiEndpoint.urlProblem(url);
         if (problem != null) throw m.error(m.field("base_url"), problem);
         String served = m.requiredString("model", "give the name the server serves the model under (its /v1/models lists them)");
         String keyEnv = m.string("api_key_env", null);
@@ -299,8 +307,8 @@ public final class ExperimentLoader {
             if (endpoint.equals("chat")) {
                 throw m.error(m.field("prompt_format"), "applies to endpoint: completions; a chat endpoint uses the server's template");
             }
-            if (!dev.ladder.inference.text.PromptFormats.NAMES.contains(format)) {
-                throw m.error(m.field("prompt_format"), Fields.unknownValue("prompt format", format, dev.ladder.inference.text.PromptFormats.NAMES));
+            if (!PromptFormats.NAMES.contains(format)) {
+                throw m.error(m.field("prompt_format"), Fields.unknownValue("prompt format", format, PromptFormats.NAMES));
             }
         }
         int timeout = m.integer("timeout_seconds", ServerSpec.DEFAULT_TIMEOUT_SECONDS, 1);
@@ -313,9 +321,9 @@ public final class ExperimentLoader {
     /** Why a device string is not one the engine accepts, or null (the device itself is checked at load time). */
     static String deviceProblem(String device) {
         try {
-            dev.ladder.inference.device.DeviceChoice.parse(device, "device");
+            DeviceChoice.parse(device, "device");
             return null;
-        } catch (dev.ladder.inference.device.TorchSetupException e) {
+        } catch (TorchSetupException e) {
             return "unknown device '" + device + "'; use auto, cpu, cuda or cuda:N";
         }
     }
@@ -480,7 +488,7 @@ public final class ExperimentLoader {
                 throw s.error(s.field("suite"), "no test-suite directory at " + suiteText + " (build one with 'ladder testsuite build DB', or remove the line for the stored suite)");
             }
         }
-        List<String> emModes = java.util.Arrays.stream(EmMode.values()).map(EmMode::label).toList();
+        List<String> emModes = Arrays.stream(EmMode.values()).map(EmMode::label).toList();
         EmMode emMode = EmMode.parse(s.choice("em_mode", d.emMode().label(), emModes, "EM mode")).orElseThrow();
         String judge = s.string("judge", null);
         return new ScorerSpec(mode, keepDistinct, tolerance, ts, suite, emMode, alsoMode, judge);

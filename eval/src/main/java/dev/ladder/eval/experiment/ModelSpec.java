@@ -1,8 +1,11 @@
 package dev.ladder.eval.experiment;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * A model the rungs of an experiment use.
@@ -93,15 +96,15 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
      * The number of exemplars the adapter was trained with, from the {@code ladder-training.json} that
      * notebooks/qlora_train.ipynb writes beside it ({@code "k"}); empty when there is no such record.
      */
-    public java.util.OptionalInt trainedK() {
-        if (adapter == null) return java.util.OptionalInt.empty();
+    public OptionalInt trainedK() {
+        if (adapter == null) return OptionalInt.empty();
         Path record = Path.of(adapter).resolve("ladder-training.json");
-        if (!Files.isRegularFile(record)) return java.util.OptionalInt.empty();
+        if (!Files.isRegularFile(record)) return OptionalInt.empty();
         try {
-            var k = new com.fasterxml.jackson.databind.ObjectMapper().readTree(record.toFile()).path("k");
-            return k.isInt() ? java.util.OptionalInt.of(k.asInt()) : java.util.OptionalInt.empty();
-        } catch (java.io.IOException e) {
-            return java.util.OptionalInt.empty();   // an unreadable record says nothing; the adapter itself is checked at load
+            var k = new ObjectMapper().readTree(record.toFile()).path("k");
+            return k.isInt() ? OptionalInt.of(k.asInt()) : OptionalInt.empty();
+        } catch (IOException e) {
+            return OptionalInt.empty();   // an unreadable record says nothing; the adapter itself is checked at load
         }
     }
 

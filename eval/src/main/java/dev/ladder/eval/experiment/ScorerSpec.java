@@ -5,6 +5,7 @@ import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ScoringSetup;
 import dev.ladder.eval.score.em.EmMode;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -74,8 +75,8 @@ public record ScorerSpec(ExMode exMode, boolean keepDistinct, double tolerance, 
 
     /** The EX modes scored, first the one EX means: e.g. {@code spider} or {@code spider,bird}. */
     public String exModesLabel() {
-        String first = exMode.name().toLowerCase(java.util.Locale.ROOT);
-        return alsoExMode == null ? first : first + "," + alsoExMode.name().toLowerCase(java.util.Locale.ROOT);
+        String first = exMode.name().toLowerCase(Locale.ROOT);
+        return alsoExMode == null ? first : first + "," + alsoExMode.name().toLowerCase(Locale.ROOT);
     }
 
     public ScoringSetup.Suite suiteMode() {

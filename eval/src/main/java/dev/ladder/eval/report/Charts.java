@@ -17,6 +17,7 @@ import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.CategoryLineAnnotation;
 import org.jfree.chart.annotations.XYTextAnnotation;
+import org.jfree.chart.axis.Axis;
 import org.jfree.chart.axis.AxisLocation;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.CategoryLabelPositions;
@@ -25,6 +26,7 @@ import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.SymbolAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.DatasetRenderingOrder;
+import org.jfree.chart.plot.Plot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.PaintScale;
 import org.jfree.chart.renderer.category.BarRenderer;
@@ -213,7 +215,7 @@ final class Charts {
         return out.toByteArray();
     }
 
-    private static JFreeChart chart(String title, org.jfree.chart.plot.Plot plot) {
+    private static JFreeChart chart(String title, Plot plot) {
         JFreeChart chart = new JFreeChart(title, TITLE, plot, false);
         chart.setBackgroundPaint(Color.WHITE);
         chart.setAntiAlias(true);
@@ -234,7 +236,7 @@ final class Charts {
         return axis;
     }
 
-    private static void style(org.jfree.chart.axis.Axis axis) {
+    private static void style(Axis axis) {
         axis.setLabelFont(LABEL);
         axis.setTickLabelFont(TICK);
         axis.setLabelPaint(Color.BLACK);

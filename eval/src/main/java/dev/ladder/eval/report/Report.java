@@ -1,13 +1,16 @@
 package dev.ladder.eval.report;
 
-import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.eval.experiment.Comparisons;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungFactors;
 import dev.ladder.eval.experiment.RungSpec;
+import dev.ladder.eval.experiment.ScorerSpec;
 import dev.ladder.eval.run.Cell;
+import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ItemResult;
+import dev.ladder.pipeline.oracle.OracleModel;
+import dev.ladder.pipeline.strategy.Pipelines;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import tech.tablesaw.api.BooleanColumn;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -513,7 +517,7 @@ public final class Report {
                 "comparisons", "attribution", "errors", "judge-agreement", "diagnoses", "oracle-analysis", "oracle-losses", "costs");
     }
 
-    private java.util.stream.Stream<ItemResult> allRows() {
+    private Stream<ItemResult> allRows() {
         return byRung.values().stream().flatMap(m -> m.values().stream());
     }
 
@@ -596,7 +600,7 @@ public final class Report {
                 if (m.oracle()) {
                     // an instrument's rows must never pass for a model's: every caption says what they are
                     models.add(id + " = THE ORACLE, noise " + m.oracleNoise() + " ("
-                            + dev.ladder.pipeline.oracle.OracleModel.DISCLAIMER + ")");
+                            + OracleModel.DISCLAIMER + ")");
                     continue;
                 }
                 if (m.served()) {
@@ -629,10 +633,10 @@ public final class Report {
             String exModes = info.meta("scorers.ex_modes");
             String ex = exModes != null ? String.join(" and ", exModes.split(","))
                     : e.scorers().exMode().name().toLowerCase(Locale.ROOT);
-            String ts = e.scorers().ts() == dev.ladder.eval.experiment.ScorerSpec.Ts.NONE ? "none"
+            String ts = e.scorers().ts() == ScorerSpec.Ts.NONE ? "none"
                     : e.scorers().suite() != null ? "suite " + e.scorers().suite() : "stored suite";
             String tsMissing = info.meta("ts.missing");
-            String tsPrint = info.meta(dev.ladder.eval.run.ExperimentRunner.TS_FINGERPRINT);
+            String tsPrint = info.meta(ExperimentRunner.TS_FINGERPRINT);
             if (tsPrint != null && tsMissing == null) ts += " (fingerprint " + tsPrint.substring(0, Math.min(12, tsPrint.length())) + ")";
             parts.add("scorers: EX " + ex + ", EM " + e.scorers().emMode().label() + ", TS " + ts
                     + (tsMissing != null ? " (missing: " + tsMissing + ")" : ""));
@@ -1086,7 +1090,7 @@ public final class Report {
 
     private ReportTable buildDiagnoses() {
         List<String> categories = new ArrayList<>(Pipelines.registry().diagnosisCategories());
-        allRows().map(ItemResult::diagnosis).filter(java.util.Objects::nonNull).distinct()
+        allRows().map(ItemResult::diagnosis).filter(Objects::nonNull).distinct()
                 .filter(x -> !categories.contains(x)).sorted().forEach(categories::add);
         StringColumn category = StringColumn.create("category");
         categories.forEach(category::append);

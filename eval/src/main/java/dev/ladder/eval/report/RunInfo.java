@@ -1,6 +1,7 @@
 package dev.ladder.eval.report;
 
 import dev.ladder.eval.experiment.Experiment;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,8 +22,8 @@ public record RunInfo(Experiment experiment, Map<String, String> environment, Ma
     public static final RunInfo NONE = new RunInfo(null, Map.of(), Map.of());
 
     public RunInfo {
-        environment = java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
-        meta = java.util.Collections.unmodifiableMap(new TreeMap<>(meta));
+        environment = Collections.unmodifiableMap(new TreeMap<>(environment));
+        meta = Collections.unmodifiableMap(new TreeMap<>(meta));
     }
 
     /** An environment value, or null. */

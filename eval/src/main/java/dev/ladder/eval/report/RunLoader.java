@@ -1,6 +1,8 @@
 package dev.ladder.eval.report;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.experiment.Experiment;
+import dev.ladder.eval.experiment.ExperimentException;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.run.Cell;
@@ -11,9 +13,12 @@ import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.pipeline.strategy.TraceStep;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -60,7 +65,7 @@ public final class RunLoader {
 
     /** What each answer's trace says of the oracle's noise (a Generate step's notes) and the strategy's decision. */
     static Map<String, Report.OracleTrace> oracleTraces(ResultsStore store, List<Cell> cells) {
-        Map<String, Report.OracleTrace> out = new java.util.HashMap<>();
+        Map<String, Report.OracleTrace> out = new HashMap<>();
         for (Cell c : cells) {
             for (String json : store.traces(c.name())) {
                 Trace t;
@@ -99,7 +104,7 @@ public final class RunLoader {
             boolean hasTs = r.results().stream().anyMatch(x -> x.ts() != null);
             if (print != null && hasTs) prints.put(r.name(), print.substring(0, Math.min(12, print.length())));
         }
-        if (new java.util.HashSet<>(prints.values()).size() > 1) {
+        if (new HashSet<>(prints.values()).size() > 1) {
             throw new UserError("these runs scored TS on different test suites (fingerprints " + prints + "): their TS"
                     + " numbers do not compare; report them apart, or score them again on one suite ('ladder eval')");
         }
@@ -111,7 +116,7 @@ public final class RunLoader {
         if (!Files.isRegularFile(config)) return null;
         try {
             return ExperimentLoader.load(config);
-        } catch (dev.ladder.eval.experiment.ExperimentException e) {
+        } catch (ExperimentException e) {
             // a run copied to another machine, or whose model folder moved, still has results worth reporting: its
             // provenance then comes from environment.json and the results store alone
             System.err.println("warning: " + e.getMessage() + "; the report's provenance leaves out what " + config
@@ -126,12 +131,12 @@ public final class RunLoader {
         Map<String, String> out = new TreeMap<>();
         if (!Files.isRegularFile(env)) return out;
         try {
-            var root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(env.toFile());
+            var root = new ObjectMapper().readTree(env.toFile());
             if (root == null || !root.isObject()) throw new UserError("cannot read " + env + ": not a JSON object");
             root.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText()
                     : e.getValue().toString()));
             return out;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UserError("cannot read " + env + ": " + e.getMessage());
         }
     }
@@ -141,9 +146,9 @@ public final class RunLoader {
         Path env = runDir.resolve(RunDirectory.ENVIRONMENT);
         if (!Files.isRegularFile(env)) return "semantic";
         try {
-            var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(env.toFile()).get("scorers.em_mode");
+            var node = new ObjectMapper().readTree(env.toFile()).get("scorers.em_mode");
             return node == null ? "semantic" : node.asText();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UserError("cannot read " + env + ": " + e.getMessage());
         }
     }

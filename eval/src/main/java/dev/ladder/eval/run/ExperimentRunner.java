@@ -1,5 +1,9 @@
 package dev.ladder.eval.run;
 
+import ai.djl.engine.EngineException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
@@ -22,25 +26,30 @@ import dev.ladder.inference.EngineEvents;
 import dev.ladder.inference.EngineRequestException;
 import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.openai.OpenAiLanguageModel;
 import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.DatabaseKind;
 import dev.ladder.pipeline.db.Databases;
 import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.InfrastructureError;
 import dev.ladder.pipeline.db.LadderPaths;
 import dev.ladder.pipeline.db.UserError;
-import dev.ladder.pipeline.prompt.ExemplarSelector;
-import dev.ladder.pipeline.strategy.Answer;
-import dev.ladder.pipeline.strategy.Pipelines;
-import dev.ladder.pipeline.strategy.Question;
-import dev.ladder.pipeline.strategy.Strategies;
-import dev.ladder.pipeline.strategy.Strategy;
-import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.oracle.OracleKey;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.pipeline.oracle.OracleNoise;
+import dev.ladder.pipeline.prompt.ExemplarSelector;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Pipelines;
+import dev.ladder.pipeline.strategy.Question;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.Strategy;
+import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -48,13 +57,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -134,7 +154,7 @@ public final class ExperimentRunner {
         ItemSubset.Selection selection = experiment.subset().select(benchmark.split(experiment.split()), experiment.limit());
         List<BenchmarkItem> items = selection.items();
         // a shard answers its positions of the selection; rows keep their position, as in a whole run
-        List<Integer> mine = shard == null ? java.util.stream.IntStream.range(0, items.size()).boxed().toList()
+        List<Integer> mine = shard == null ? IntStream.range(0, items.size()).boxed().toList()
                 : shard.positions(items.size());
         Map<String, ResolvedModel> resolved = resolveModels();
         // device and memory plan of every model before anything is made: a model that cannot run here is one line
@@ -169,7 +189,7 @@ public final class ExperimentRunner {
                     opened, experiment.sqlMode());
             // a gold EM cannot read is the benchmark's fault: one line now, not a crash or a silent 0 hours later
             for (BenchmarkItem item : items) {
-                java.util.Optional<String> why = scoring.unreadableGold(item.allGold());
+                Optional<String> why = scoring.unreadableGold(item.allGold());
                 if (why.isPresent()) {
                     throw new UserError(benchmark.name() + " " + experiment.split() + " item " + item.id()
                             + ": gold cannot be read: " + why.get() + " (fix or remove the item)");
@@ -296,7 +316,7 @@ public final class ExperimentRunner {
     record Scorers(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {}
 
     /** The pipeline settings of a cell: its rung's, with the cell's seed. */
-    private dev.ladder.pipeline.strategy.Settings settingsOf(Cell cell) {
+    private Settings settingsOf(Cell cell) {
         return experiment.settingsOf(rungOf(cell)).withSeed(cell.seed());
     }
 
@@ -318,7 +338,7 @@ public final class ExperimentRunner {
     private int reuseRows(Cell cell, Cell from, List<BenchmarkItem> items, List<Integer> todo, ResultsStore store) {
         List<ItemResult> rows = store.results(from.name());
         List<String> traces = store.traces(from.name());
-        Map<String, Integer> at = new java.util.HashMap<>();
+        Map<String, Integer> at = new HashMap<>();
         for (int i = 0; i < rows.size(); i++) at.put(rows.get(i).itemId(), i);
         int copied = 0;
         for (int index : todo) {
@@ -406,13 +426,13 @@ public final class ExperimentRunner {
     private static void answerInParallel(int parallel, Cell cell, List<BenchmarkItem> items, List<Integer> todo,
                                          Strategy strategy, StrategyContext context, Scorers scoring, ResultsStore store,
                                          CallCounter calls, ProgressBar bar) {
-        java.util.concurrent.atomic.AtomicInteger threads = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parallel, r -> {
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
             Thread t = new Thread(r, cell.name() + "-item-" + threads.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
-        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
         try {
             for (int index : todo) {
                 pool.execute(() -> {
@@ -429,7 +449,7 @@ public final class ExperimentRunner {
         } finally {
             pool.shutdown();
             try {
-                while (!pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                while (!pool.awaitTermination(1, TimeUnit.MINUTES)) {
                     // items still in progress: their rows are worth keeping
                 }
             } catch (InterruptedException e) {
@@ -456,7 +476,7 @@ public final class ExperimentRunner {
                     + ", and running the experiment again resumes there", e);
         } catch (EngineRequestException e) {
             throw new UserError(e.getMessage(), e);
-        } catch (ai.djl.engine.EngineException e) {
+        } catch (EngineException e) {
             throw new InfrastructureError("the inference engine failed on " + cell.name() + " item " + item.id() + ": "
                     + e.getMessage() + "; nothing was stored for it, and running the experiment again resumes there", e);
         } catch (RuntimeException e) {
@@ -491,8 +511,8 @@ public final class ExperimentRunner {
                     store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
                     continue;
                 }
-                dev.ladder.pipeline.db.Execution e = db.execute(r.predicted(), experiment.settings().limits());
-                if (e instanceof dev.ladder.pipeline.db.Execution.Failure) {
+                Execution e = db.execute(r.predicted(), experiment.settings().limits());
+                if (e instanceof Execution.Failure) {
                     store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
                     continue;
                 }
@@ -521,8 +541,8 @@ public final class ExperimentRunner {
 
     /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */
     static String diagnosis(Trace t) {
-        return t.steps(dev.ladder.pipeline.strategy.TraceStep.Stage.class).stream()
-                .filter(s -> s.stage().equals("error-analysis")).map(dev.ladder.pipeline.strategy.TraceStep.Stage::summary)
+        return t.steps(TraceStep.Stage.class).stream()
+                .filter(s -> s.stage().equals("error-analysis")).map(TraceStep.Stage::summary)
                 .reduce((a, b) -> b).orElse(null);
     }
 
@@ -605,7 +625,7 @@ public final class ExperimentRunner {
     private String tsMissing(Database db, Scoring scoring) {
         if (scoring.hasSuite()) return null;
         if (experiment.scorers().ts() == ScorerSpec.Ts.NONE) return "TS is off (scorers.ts: none)";
-        if (db.kind() != dev.ladder.pipeline.db.DatabaseKind.EMBEDDED_MARIADB) {
+        if (db.kind() != DatabaseKind.EMBEDDED_MARIADB) {
             return "no test suite for " + db.name() + ": suites live on the embedded MariaDB, and this run's database is a "
                     + db.kind() + " database";
         }
@@ -622,7 +642,7 @@ public final class ExperimentRunner {
         ScorerSpec sc = experiment.scorers();
         if (sc.ts() != ScorerSpec.Ts.SUITE || sc.suite() != null) return null;
         if (experiment.rungs().stream().noneMatch(r -> r.strategy().startsWith("agent-"))) return null;
-        if (db.kind() != dev.ladder.pipeline.db.DatabaseKind.EMBEDDED_MARIADB || !Databases.KNOWN.contains(db.name())) {
+        if (db.kind() != DatabaseKind.EMBEDDED_MARIADB || !Databases.KNOWN.contains(db.name())) {
             return null;
         }
         Path dir = TestSuite.defaultDir(db.name());
@@ -655,12 +675,12 @@ public final class ExperimentRunner {
 
     /** The oracle's key over these items: each one's gold, and {@code scoring}'s EX as "does this SQL answer it". */
     public static OracleKey oracleKey(List<BenchmarkItem> items, Scoring scoring) {
-        Map<String, BenchmarkItem> byId = new java.util.HashMap<>();
+        Map<String, BenchmarkItem> byId = new HashMap<>();
         items.forEach(i -> byId.put(i.id(), i));
         return new OracleKey() {
             @Override
-            public java.util.Optional<String> gold(String itemId) {
-                return java.util.Optional.ofNullable(byId.get(itemId)).map(BenchmarkItem::sql);
+            public Optional<String> gold(String itemId) {
+                return Optional.ofNullable(byId.get(itemId)).map(BenchmarkItem::sql);
             }
 
             @Override
@@ -677,7 +697,7 @@ public final class ExperimentRunner {
             OracleModel oracle = new OracleModel(OracleNoise.parse(spec.oracleNoise()), oracleKey, oracleDb.schema(),
                     oracleDb.dialect(), Pipelines.registry().oracleTeachers());
             options.log().println("model " + id + ": " + OracleModel.DISCLAIMER + " (noise " + spec.oracleNoise() + ")");
-            Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+            Map<String, String> env = new TreeMap<>(readEnvironment(dir));
             env.putIfAbsent("models." + id + ".engine", ModelSpec.ORACLE);
             env.putIfAbsent("models." + id + ".oracle_noise", spec.oracleNoise());
             env.putIfAbsent("models." + id + ".oracle", OracleModel.DISCLAIMER);
@@ -690,7 +710,7 @@ public final class ExperimentRunner {
             options.log().println("model " + id + ": " + served.name() + " served at " + served.endpoint().baseUrl()
                     + " (" + served.endpoint().api().label() + ", prompt format " + served.promptFormat().name()
                     + ", up to " + served.endpoint().maxConcurrent() + " requests in flight)");
-            Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+            Map<String, String> env = new TreeMap<>(readEnvironment(dir));
             ServedModels.environment(id, served).forEach(env::putIfAbsent);
             dir.writeEnvironment(env);
             if (cache == null) return served;
@@ -713,10 +733,10 @@ public final class ExperimentRunner {
 
     /** Adds where and how a model was loaded to environment.json (the first start's values stay). */
     private static void recordLoad(RunDirectory dir, String id, ModelLoader.Loaded loaded) {
-        Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+        Map<String, String> env = new TreeMap<>(readEnvironment(dir));
         String p = "models." + id + ".";
         env.putIfAbsent(p + "engine", loaded.report() == null ? ModelSpec.ONNX : "djl");
-        env.putIfAbsent(p + "device", dev.ladder.inference.device.DeviceChoice.label(loaded.device()));
+        env.putIfAbsent(p + "device", DeviceChoice.label(loaded.device()));
         env.putIfAbsent(p + "dtype", loaded.dtype());
         if (loaded.report() == null || loaded.plan() == null) {
             dir.writeEnvironment(env);
@@ -735,8 +755,8 @@ public final class ExperimentRunner {
     private static Map<String, String> readEnvironment(RunDirectory dir) {
         if (!Files.isRegularFile(dir.environment())) return Map.of();
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(dir.environment().toFile(),
-                    new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {});
+            return new ObjectMapper().readValue(dir.environment().toFile(),
+                    new TypeReference<Map<String, String>>() {});
         } catch (IOException e) {
             throw new UserError("cannot read " + dir.environment() + ": " + e.getMessage());
         }
@@ -747,12 +767,12 @@ public final class ExperimentRunner {
      * later start only adds the fingerprints of models it runs for the first time (an adapter trained meanwhile).
      */
     private void writeEnvironment(RunDirectory dir, Map<String, ResolvedModel> resolved) {
-        Map<String, String> env = new java.util.TreeMap<>(readEnvironment(dir));
+        Map<String, String> env = new TreeMap<>(readEnvironment(dir));
         if (env.isEmpty()) {
             env.putAll(Fingerprints.environment(options.repoRoot()));
             env.putAll(TorchEnvironment.entries());
             // the first start dates the run (its report's provenance); a resumed run keeps it
-            env.put("run.started", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+            env.put("run.started", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         }
         // the EM numbers of this run mean what this mode says (semantic and spider-strict differ)
         env.putIfAbsent("scorers.em_mode", experiment.scorers().emMode().label());
@@ -813,7 +833,7 @@ public final class ExperimentRunner {
     public static final String ITEM_IDS = "items.ids";
 
     static String itemIds(List<BenchmarkItem> items) {
-        com.fasterxml.jackson.databind.node.ArrayNode ids = new com.fasterxml.jackson.databind.ObjectMapper().createArrayNode();
+        ArrayNode ids = new ObjectMapper().createArrayNode();
         items.forEach(item -> ids.add(item.id()));
         return ids.toString();
     }
@@ -832,7 +852,7 @@ public final class ExperimentRunner {
             hasRows = store.hasResults();
         }
         String wanted = shard == null ? null : shard.label();
-        if (java.util.Objects.equals(recorded, wanted) || (recorded == null && !hasRows)) return;
+        if (Objects.equals(recorded, wanted) || (recorded == null && !hasRows)) return;
         String was = recorded == null ? "a whole run (no --shard)" : "shard " + recorded;
         String now = wanted == null ? "a whole run (no --shard)" : "shard " + wanted;
         throw new UserError(runDir + " holds " + was + ", not " + now + ": resume it with "

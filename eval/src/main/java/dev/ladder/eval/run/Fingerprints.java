@@ -1,5 +1,6 @@
 package dev.ladder.eval.run;
 
+import ai.djl.engine.Engine;
 import dev.ladder.pipeline.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
@@ -135,7 +137,7 @@ public final class Fingerprints {
         env.put("os.version", System.getProperty("os.version", "unknown"));
         env.put("cpu.processors", Integer.toString(Runtime.getRuntime().availableProcessors()));
         env.put("memory.max_heap_bytes", Long.toString(Runtime.getRuntime().maxMemory()));
-        env.put("djl.version", property(ai.djl.engine.Engine.class, "/ai/djl/engine/api.properties", "djl_version"));
+        env.put("djl.version", property(Engine.class, "/ai/djl/engine/api.properties", "djl_version"));
         env.put("ladder.version", property(Fingerprints.class, "/ladder-version.properties", "version"));
         return Collections.unmodifiableMap(env);
     }
@@ -155,7 +157,7 @@ public final class Fingerprints {
 
     /** Stdout of a git command in {@code dir}, or null when git is missing, fails, or hangs. */
     private static String git(Path dir, String... args) {
-        List<String> command = new java.util.ArrayList<>();
+        List<String> command = new ArrayList<>();
         command.add("git");
         command.addAll(List.of(args));
         Path out = null;

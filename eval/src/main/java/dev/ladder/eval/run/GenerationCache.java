@@ -23,6 +23,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -151,7 +152,7 @@ public final class GenerationCache implements AutoCloseable {
         for (int from = 0; from < distinct.size(); from += CHUNK) {
             List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + CHUNK));
             String sql = "SELECT key, completion FROM completions WHERE key IN ("
-                    + String.join(", ", java.util.Collections.nCopies(chunk.size(), "?")) + ")";
+                    + String.join(", ", Collections.nCopies(chunk.size(), "?")) + ")";
             try (PreparedStatement s = db.prepareStatement(sql)) {
                 for (int i = 0; i < chunk.size(); i++) s.setString(i + 1, chunk.get(i));
                 try (ResultSet rs = s.executeQuery()) {

@@ -1,27 +1,30 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.inference.device.EngineLimits;
 import ai.djl.Device;
 import dev.ladder.adapters.AdaptedModels;
 import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.adapters.PeftAdapter;
+import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.eval.experiment.RungSpec;
+import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.DeviceKind;
+import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.inference.device.MemoryPlan;
 import dev.ladder.inference.device.MemoryRequest;
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.TorchRuntime;
-import dev.ladder.inference.device.WeightFormat;
 import dev.ladder.inference.device.TorchSetupException;
-import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.device.WeightFormat;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.llm.LoadReport;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.model.Weights;
+import dev.ladder.inference.onnx.OnnxLanguageModel;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
 import dev.ladder.inference.store.StoreException;
@@ -103,9 +106,9 @@ public final class ModelLoader {
         }
 
         /** The largest call the given rungs of an experiment make (every rung on one model: the runner's plan). */
-        public static Workload of(dev.ladder.eval.experiment.Experiment experiment,
-                                  List<dev.ladder.eval.experiment.RungSpec> rungs) {
-            List<String> strategies = rungs.stream().map(dev.ladder.eval.experiment.RungSpec::strategy).toList();
+        public static Workload of(Experiment experiment,
+                                  List<RungSpec> rungs) {
+            List<String> strategies = rungs.stream().map(RungSpec::strategy).toList();
             int candidates = rungs.stream().mapToInt(r -> experiment.settingsOf(r).candidates()).max().orElse(0);
             boolean tabular = rungs.stream().anyMatch(r -> experiment.settingsOf(r).tabularPrompt());
             int maxNewTokens = rungs.stream().mapToInt(r -> experiment.settingsOf(r).maxNewTokens()).max().orElse(1);
@@ -241,7 +244,7 @@ public final class ModelLoader {
         // auto is the CPU: the CUDA provider needs the onnxruntime_gpu jar (docs/onnx.md), so a GPU is asked for by name
         Device device = spec.device().kind() == DeviceChoice.Kind.CUDA ? Device.gpu(spec.device().index()) : Device.cpu();
         try {
-            dev.ladder.inference.onnx.OnnxLanguageModel.check(modelDir);
+            OnnxLanguageModel.check(modelDir);
         } catch (ModelException e) {
             throw new UserError(e.getMessage(), e);
         }
@@ -256,10 +259,10 @@ public final class ModelLoader {
             log.flush();
         }
         long t0 = System.nanoTime();
-        dev.ladder.inference.onnx.OnnxLanguageModel lm;
+        OnnxLanguageModel lm;
         try {
-            lm = dev.ladder.inference.onnx.OnnxLanguageModel.load(modelDir,
-                    new dev.ladder.inference.onnx.OnnxLanguageModel.Options(maxBatchRows, 0, cuda));
+            lm = OnnxLanguageModel.load(modelDir,
+                    new OnnxLanguageModel.Options(maxBatchRows, 0, cuda));
         } catch (ModelException e) {
             throw new UserError(e.getMessage(), e);
         }

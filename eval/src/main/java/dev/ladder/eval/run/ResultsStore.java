@@ -21,9 +21,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The results of one run: a SQLite file ({@code results.sqlite}) with one row per cell ({@code cells}), one row per
@@ -98,7 +101,7 @@ public final class ResultsStore implements AutoCloseable {
      * What takes an older store to this schema, one version at a time (a version-1 run keeps its rows; their call
      * counts read as 0; rows before version 3 are not judged and have no diagnosis).
      */
-    private static final java.util.Map<Integer, String> UPGRADES = java.util.Map.of(1, """
+    private static final Map<Integer, String> UPGRADES = Map.of(1, """
             ALTER TABLE results ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE results ADD COLUMN cached_calls INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE results ADD COLUMN ex_alt INTEGER;
@@ -461,8 +464,8 @@ public final class ResultsStore implements AutoCloseable {
     }
 
     /** Every meta key and value, keys sorted. */
-    public synchronized java.util.SortedMap<String, String> metaEntries() {
-        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+    public synchronized SortedMap<String, String> metaEntries() {
+        SortedMap<String, String> out = new TreeMap<>();
         try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT key, value FROM meta")) {
             while (rs.next()) out.put(rs.getString(1), rs.getString(2));
         } catch (SQLException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
@@ -222,8 +223,8 @@ public final class RunDirectory {
             } catch (JsonProcessingException e) {
                 continue; // reported by writeTraces above
             }
-            com.fasterxml.jackson.databind.node.ObjectNode pkg = JSON.createObjectNode();
-            com.fasterxml.jackson.databind.node.ArrayNode evidence = JSON.createArrayNode();
+            ObjectNode pkg = JSON.createObjectNode();
+            ArrayNode evidence = JSON.createArrayNode();
             JsonNode review = null;
             for (JsonNode step : node.path("steps")) {
                 if (!"stage".equals(step.path("kind").asText())) continue;

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import org.sqlite.SQLiteConfig;
 
 /** Opening Ladder's own SQLite files (results store, generation cache) with durable settings and a schema check. */
@@ -35,7 +36,7 @@ final class SqliteFiles {
      */
     static void checkOrCreate(Connection db, Path file, String what, int applicationId, int version, String schema)
             throws SQLException {
-        checkOrCreate(db, file, what, applicationId, version, schema, java.util.Map.of());
+        checkOrCreate(db, file, what, applicationId, version, schema, Map.of());
     }
 
     /**
@@ -43,7 +44,7 @@ final class SqliteFiles {
      * transaction: {@code upgrades.get(v)} holds the statements that take version {@code v} to {@code v + 1}.
      */
     static void checkOrCreate(Connection db, Path file, String what, int applicationId, int version, String schema,
-                              java.util.Map<Integer, String> upgrades) throws SQLException {
+                              Map<Integer, String> upgrades) throws SQLException {
         try (Statement s = db.createStatement()) {
             if (userVersion(s) == 0 && schema != null) {
                 // IMMEDIATE: two processes creating the same shared file must not both create the schema

@@ -1,6 +1,8 @@
 package dev.ladder.eval.score;
 
 import dev.ladder.eval.score.em.EmMode;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Options of the EX and TS scorers (every score row records their {@link #label()}), and the EM mode.
@@ -17,7 +19,7 @@ public record ExOptions(ExMode mode, boolean keepDistinct, double tolerance, EmM
 
     public ExOptions {
         if (tolerance < 0 || Double.isNaN(tolerance)) throw new IllegalArgumentException("tolerance must be >= 0, got " + tolerance);
-        java.util.Objects.requireNonNull(emMode, "emMode");
+        Objects.requireNonNull(emMode, "emMode");
     }
 
     /** The default EM mode, {@link EmMode#SEMANTIC}. */
@@ -43,7 +45,7 @@ public record ExOptions(ExMode mode, boolean keepDistinct, double tolerance, EmM
 
     /** Short description stored with each score, e.g. {@code spider} or {@code bird,tol=1e-06}. */
     public String label() {
-        StringBuilder b = new StringBuilder(mode.name().toLowerCase(java.util.Locale.ROOT));
+        StringBuilder b = new StringBuilder(mode.name().toLowerCase(Locale.ROOT));
         if (keepDistinct && mode == ExMode.SPIDER) b.append(",keep-distinct");
         if (tolerance > 0) b.append(",tol=").append(tolerance);
         return b.toString();

@@ -5,6 +5,7 @@ import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.sql.SqlLexer;
 import dev.ladder.pipeline.sql.SqlToken;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The EX rules that act on the SQL text before execution, and the comparison after it.
@@ -52,7 +53,7 @@ public final class ExecutionMatch {
         try {
             tokens = SqlLexer.significant(goldSql, dialect);
         } catch (SqlLexer.LexException e) {
-            return goldSql.toLowerCase(java.util.Locale.ROOT).matches("(?s).*\\border\\s+by\\b.*");
+            return goldSql.toLowerCase(Locale.ROOT).matches("(?s).*\\border\\s+by\\b.*");
         }
         for (int i = 0; i + 1 < tokens.size(); i++) {
             if (tokens.get(i).isWord("ORDER") && tokens.get(i + 1).isWord("BY")) return true;

@@ -5,6 +5,7 @@ import dev.ladder.pipeline.db.Values;
 import java.math.BigDecimal;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -124,7 +125,7 @@ public final class ResultComparison {
 
     private static List<List<Object>> project(List<List<Object>> rows, int column) {
         List<List<Object>> out = new ArrayList<>(rows.size());
-        for (List<Object> r : rows) out.add(java.util.Collections.singletonList(r.get(column)));
+        for (List<Object> r : rows) out.add(Collections.singletonList(r.get(column)));
         return out;
     }
 

@@ -7,6 +7,7 @@ import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionError;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -145,7 +146,7 @@ public final class Scoring {
     }
 
     /** The limits of the second try of a prediction that timed out on a suite database. */
-    static final ExecutionLimits SUITE_RETRY_LIMITS = new ExecutionLimits(java.time.Duration.ofSeconds(60),
+    static final ExecutionLimits SUITE_RETRY_LIMITS = new ExecutionLimits(Duration.ofSeconds(60),
             ExecutionLimits.DEFAULT.rowCap());
 
     /** EX of an already-run prediction against one gold on one database. */

@@ -1,7 +1,5 @@
 package dev.ladder.eval.testsuite;
 
-import dev.ladder.pipeline.sql.read.Identifiers;
-import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ExecutionMatch;
 import dev.ladder.pipeline.db.Column;
@@ -10,10 +8,15 @@ import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.sql.SqlLexer;
 import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.pipeline.sql.read.Identifiers;
+import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -136,8 +140,8 @@ public final class NeighbourQueries {
             this.depth = new int[tokens.size()];
             this.match = new int[tokens.size()];
             this.frozen = new boolean[tokens.size()];
-            java.util.Arrays.fill(match, -1);
-            java.util.ArrayDeque<Integer> open = new java.util.ArrayDeque<>();
+            Arrays.fill(match, -1);
+            ArrayDeque<Integer> open = new ArrayDeque<>();
             int d = 0;
             for (int i = 0; i < tokens.size(); i++) {
                 SqlToken tok = tokens.get(i);
@@ -258,7 +262,7 @@ public final class NeighbourQueries {
                 return schema.table(table).filter(tb -> tb.column(name).isPresent());
             }
             // unqualified: the first table of the query that has it
-            for (String table : new java.util.TreeSet<>(aliases.values())) {
+            for (String table : new TreeSet<>(aliases.values())) {
                 Optional<Table> tb = schema.table(table);
                 if (tb.isPresent() && tb.get().column(name).isPresent()) {
                     if (tableAt(i).isPresent() && (word(i - 1, "FROM") || word(i - 1, "JOIN"))) return Optional.empty();
@@ -532,7 +536,7 @@ public final class NeighbourQueries {
                 if (c.type().contains("blob")) continue;
                 others.add(c);
             }
-            java.util.Collections.shuffle(others, random);
+            Collections.shuffle(others, random);
             for (int n = 0; n < Math.min(COLUMN_SWAPS, others.size()); n++) {
                 emit(i, i + 1, others.get(n).name(), Edit.SWAP_COLUMN);
             }

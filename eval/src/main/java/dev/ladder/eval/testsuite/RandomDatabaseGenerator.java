@@ -18,12 +18,14 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -368,7 +370,7 @@ public final class RandomDatabaseGenerator {
             int k = Math.min(all.size(), sizes[random.nextInt(sizes.length)]);
             if (k == all.size()) return all;
             List<Map<String, Object>> copy = new ArrayList<>(all);
-            java.util.Collections.shuffle(copy, random);
+            Collections.shuffle(copy, random);
             return copy.subList(0, k);
         }
 
@@ -504,7 +506,7 @@ public final class RandomDatabaseGenerator {
                 case INT, DECIMAL, FLOAT, YEAR -> {
                     BigDecimal lo = BigDecimal.ZERO;
                     BigDecimal hi = BigDecimal.valueOf(1000);
-                    List<BigDecimal> nums = sample.stream().map(RandomDatabaseGenerator::number).filter(java.util.Objects::nonNull).toList();
+                    List<BigDecimal> nums = sample.stream().map(RandomDatabaseGenerator::number).filter(Objects::nonNull).toList();
                     if (!nums.isEmpty()) {
                         lo = nums.stream().min(BigDecimal::compareTo).get();
                         hi = nums.stream().max(BigDecimal::compareTo).get();

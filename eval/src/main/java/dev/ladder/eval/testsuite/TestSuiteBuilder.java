@@ -3,9 +3,10 @@ package dev.ladder.eval.testsuite;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.ExecutionMatch;
 import dev.ladder.eval.score.ResultComparison;
 import dev.ladder.eval.score.TiedOrder;
-import dev.ladder.eval.score.ExecutionMatch;
+import dev.ladder.pipeline.db.Column;
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.db.Databases;
 import dev.ladder.pipeline.db.Dialect;
@@ -14,16 +15,21 @@ import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionError;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.db.UserError;
-import java.sql.SQLException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.Set;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -337,15 +343,15 @@ public final class TestSuiteBuilder {
      */
     static String fingerprint(EmbeddedMariaDb server, List<String> names) {
         try {
-            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (String name : names) {
-                sha.update(("database\u0000").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                sha.update(("database\u0000").getBytes(StandardCharsets.UTF_8));
                 try (Database db = Databases.embedded(server, name)) {
-                    List<dev.ladder.pipeline.db.Table> tables = new ArrayList<>(db.schema().tables());
-                    tables.sort(java.util.Comparator.comparing(dev.ladder.pipeline.db.Table::name));
-                    for (dev.ladder.pipeline.db.Table t : tables) {
+                    List<Table> tables = new ArrayList<>(db.schema().tables());
+                    tables.sort(Comparator.comparing(Table::name));
+                    for (Table t : tables) {
                         StringBuilder row = new StringBuilder();
-                        for (dev.ladder.pipeline.db.Column c : t.columns()) {
+                        for (Column c : t.columns()) {
                             if (row.length() > 0) row.append(", '|', ");
                             row.append("COALESCE(CAST(`").append(c.name()).append("` AS CHAR), '\\\\N')");
                         }
@@ -355,14 +361,14 @@ public final class TestSuiteBuilder {
                             throw new IllegalStateException("cannot checksum " + name + "." + t.name() + ": " + e);
                         }
                         sha.update((t.name() + "\u0000" + ok.result().rows().get(0) + "\u0000")
-                                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                                .getBytes(StandardCharsets.UTF_8));
                     }
                 }
             }
             StringBuilder hex = new StringBuilder();
             for (byte b : sha.digest()) hex.append(String.format("%02x", b));
             return hex.toString();
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

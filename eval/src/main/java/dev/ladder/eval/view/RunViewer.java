@@ -3,8 +3,8 @@ package dev.ladder.eval.view;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.report.Report;
-import dev.ladder.eval.report.RunLoader;
 import dev.ladder.eval.report.ReportTable;
+import dev.ladder.eval.report.RunLoader;
 import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
@@ -15,6 +15,8 @@ import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.ExecutionLimits;
 import dev.ladder.pipeline.db.LadderPaths;
 import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.pipeline.db.UserError;
+import dev.ladder.pipeline.oracle.OracleModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -108,7 +110,7 @@ public final class RunViewer {
         }
         if (which.isEmpty()) return "";
         return "<p class=\"oracle\" id=\"oracle-banner\"><b>" + Html.text(String.join(", ", which)) + ": "
-                + Html.text(dev.ladder.pipeline.oracle.OracleModel.DISCLAIMER) + ".</b></p>";
+                + Html.text(OracleModel.DISCLAIMER) + ".</b></p>";
     }
 
     private void render() {
@@ -456,7 +458,7 @@ public final class RunViewer {
                 Files.createDirectories(target.getParent());
                 Files.write(target, e.getValue());
             } catch (IOException ex) {
-                throw new dev.ladder.pipeline.db.UserError("cannot write " + target + ": " + ex.getMessage(), ex);
+                throw new UserError("cannot write " + target + ": " + ex.getMessage(), ex);
             }
         }
     }

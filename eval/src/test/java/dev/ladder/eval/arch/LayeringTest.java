@@ -105,6 +105,64 @@ class LayeringTest {
                 .as("known cycles that are gone or shrank: take them out of KNOWN_CYCLES").isEmpty();
     }
 
+    /** Comments, string and character literals and text blocks, in one pass so that each hides the others. */
+    private static final Pattern NOT_CODE = Pattern.compile(
+            "\"\"\"[\\s\\S]*?\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\\\n])*'|//[^\\n]*|/\\*[\\s\\S]*?\\*/");
+    /** A qualified type name in code: lower-case package parts, then a capitalised simple name. */
+    private static final Pattern QUALIFIED = Pattern.compile(
+            "(?<![\\w.])((?:java|javax|jdk|sun|dev|com|org|net|ai|tech|picocli|info|me|ch|io)(?:\\.[a-z_][\\w]*)+)\\.([A-Z]\\w*)");
+    private static final Pattern IMPORT = Pattern.compile("(?m)^\\s*import\\s+(?:static\\s+)?([\\w.]+)\\.(\\w+)\\s*;");
+    private static final Pattern DECLARED = Pattern.compile("\\b(?:class|record|interface|enum)\\s+([A-Z]\\w*)");
+
+    /**
+     * Main code names types by import, so that a file's imports list every dependency it has. A fully-qualified
+     * name is allowed only where Java needs one: the simple name is already taken in the file (another import, a
+     * type the file declares, a class of the same package).
+     */
+    @Test
+    void mainCodeNamesTypesByImport() throws IOException {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        List<String> inline = new ArrayList<>();
+        for (String module : MODULE_MAY_USE.keySet()) {
+            Path src = root.resolve(module).resolve("src/main/java");
+            List<Path> files;
+            try (Stream<Path> walk = Files.walk(src)) {
+                files = walk.filter(p -> p.toString().endsWith(".java")).toList();
+            }
+            for (Path f : files) {
+                String text = Files.readString(f, StandardCharsets.UTF_8);
+                Map<String, String> imported = new HashMap<>();
+                Matcher im = IMPORT.matcher(text);
+                while (im.find()) imported.put(im.group(2), im.group(1) + "." + im.group(2));
+                String code = NOT_CODE.matcher(text).replaceAll(" ");
+                Set<String> taken = new java.util.HashSet<>();
+                Matcher dm = DECLARED.matcher(code);
+                while (dm.find()) taken.add(dm.group(1));
+                try (Stream<Path> siblings = Files.list(f.getParent())) {
+                    siblings.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".java"))
+                            .forEach(n -> taken.add(n.substring(0, n.length() - ".java".length())));
+                }
+                for (String line : code.split("\\n")) {
+                    if (line.strip().startsWith("import ") || line.strip().startsWith("package ")) continue;
+                    Matcher q = QUALIFIED.matcher(line);
+                    while (q.find()) {
+                        String name = q.group(2);
+                        String full = q.group(1) + "." + name;
+                        boolean needed = (imported.containsKey(name) && !imported.get(name).equals(full))
+                                || (taken.contains(name) && !full.equals(packageOf(text) + "." + name));
+                        if (!needed) inline.add(root.relativize(f) + ": " + full);
+                    }
+                }
+            }
+        }
+        assertThat(inline).as("inline fully-qualified names in main code: import them").isEmpty();
+    }
+
+    private static String packageOf(String text) {
+        Matcher m = PACKAGE.matcher(text);
+        return m.find() ? m.group(1) : "";
+    }
+
     /** Tarjan's strongly connected components, iteratively (no recursion limit to mind). */
     private static List<Set<String>> stronglyConnected(Map<String, Set<String>> uses) {
         Map<String, Integer> index = new HashMap<>();

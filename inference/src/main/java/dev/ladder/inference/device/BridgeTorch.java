@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 /**
  * A DJL bridge built by {@code scripts/build-bridge} for the torch installed on this machine
@@ -104,7 +105,7 @@ public final class BridgeTorch {
 
     /** {@code 2.11.0+cu130 -> 2.11.0}, {@code 1.13.0a0 -> 1.13.0}: DJL names its folders after x.y.z. */
     static String plainVersion(String version) {
-        var m = java.util.regex.Pattern.compile("^(\\d+\\.\\d+\\.\\d+)").matcher(version.strip());
+        var m = Pattern.compile("^(\\d+\\.\\d+\\.\\d+)").matcher(version.strip());
         if (!m.find()) throw new TorchSetupException("LADDER_TORCH=bridge: unexpected torch version '" + version + "'");
         return m.group(1);
     }

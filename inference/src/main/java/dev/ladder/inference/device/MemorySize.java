@@ -1,5 +1,6 @@
 package dev.ladder.inference.device;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
@@ -80,7 +81,7 @@ public final class MemorySize {
         } catch (IOException | RuntimeException ignored) {
             // not Linux, or an unexpected format: fall back to the JVM's figure
         }
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
     }
 }

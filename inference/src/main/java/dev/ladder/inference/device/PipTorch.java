@@ -58,7 +58,7 @@ public final class PipTorch {
         if (!Files.isDirectory(nvidia)) return null;
         try (var dirs = Files.list(nvidia)) {
             return dirs.map(d -> d.resolve("lib")).filter(PipTorch::holdsCudaRuntime).sorted().findFirst().orElse(null);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }
@@ -67,7 +67,7 @@ public final class PipTorch {
         if (!Files.isDirectory(lib)) return false;
         try (var files = Files.list(lib)) {
             return files.anyMatch(f -> f.getFileName().toString().startsWith("libcudart.so"));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }

@@ -5,7 +5,7 @@ import ai.djl.engine.Engine;
 import ai.djl.engine.StandardCapabilities;
 import ai.djl.pytorch.jni.LibUtils;
 import ai.djl.util.cuda.CudaUtils;
-
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.MemoryUsage;
@@ -14,8 +14,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Pattern;
 
 /**
  * The one way into the PyTorch engine: applies the {@link TorchMode} before DJL starts, then hands out the engine.
@@ -153,7 +155,7 @@ public final class TorchRuntime {
     private static Map<String, String> settings(Map<String, String> env, Properties props, String... keys) {
         Map<String, String> out = new HashMap<>(env);
         for (String key : keys) {
-            String p = props.getProperty(key.toLowerCase(java.util.Locale.ROOT).replace('_', '.'));
+            String p = props.getProperty(key.toLowerCase(Locale.ROOT).replace('_', '.'));
             if (p != null && !p.isBlank()) out.put(key, p);
         }
         return out;
@@ -176,7 +178,7 @@ public final class TorchRuntime {
         if (s.pip().cudaRuntimeDir() != null) {
             String jna = System.getProperty("jna.library.path", "");
             System.setProperty("jna.library.path", s.pip().cudaRuntimeDir()
-                    + (jna.isBlank() ? "" : java.io.File.pathSeparator + jna));
+                    + (jna.isBlank() ? "" : File.pathSeparator + jna));
         }
         // the Python bindings are not a library DJL can load (they need a Python interpreter in the process)
         String exclusion = System.getProperty("PYTORCH_LIBRARY_EXCLUSION", "");
@@ -231,7 +233,7 @@ public final class TorchRuntime {
 
     /** DJL's platform classifier of this machine ({@code linux-x86_64}, ...). */
     static String classifier() {
-        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "");
         String o = os.startsWith("mac") ? "osx" : os.startsWith("win") ? "win" : "linux";
         String a = arch.equals("amd64") || arch.equals("x86_64") ? "x86_64" : arch.equals("aarch64") ? "aarch64" : arch;
@@ -281,7 +283,7 @@ public final class TorchRuntime {
         if (s.pip() != null) return s.pip().flavor();
         Path name = Path.of(libtorchPath).getFileName();
         if (name != null) {
-            var m = java.util.regex.Pattern.compile("^\\d+\\.\\d+\\.\\d+(?:-\\d+)?-([a-z0-9]+(?:-precxx11)?)-[a-z]+-[a-z0-9_]+$")
+            var m = Pattern.compile("^\\d+\\.\\d+\\.\\d+(?:-\\d+)?-([a-z0-9]+(?:-precxx11)?)-[a-z]+-[a-z0-9_]+$")
                     .matcher(name.toString());
             if (m.matches()) return m.group(1);
         }

@@ -95,7 +95,7 @@ public final class DjlLanguageModel implements LanguageModel {
         this.name = Objects.requireNonNull(name, "name");
         this.format = format;
         this.options = Objects.requireNonNull(options, "options");
-        Set<Integer> eos = new java.util.HashSet<>(model.config().eosTokenIds());
+        Set<Integer> eos = new HashSet<>(model.config().eosTokenIds());
         if (codec != null) eos.addAll(codec.eosIds());
         this.eosIds = Set.copyOf(eos);
         if (options.threads() > 0) {

@@ -10,9 +10,10 @@ import ai.djl.util.cuda.CudaUtils;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
+import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.Weights;
-
+import java.lang.management.MemoryUsage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -197,7 +198,7 @@ public final class GenerationBenchmark {
         GpuMemory gpu = gpuMemory(model.device());  // before the probe too: its array is not the model's
         Bandwidth bw = measureBandwidth(model.manager(), Math.max(1, threads));
         int t = threads > 0 ? threads : JniUtils.getNumThreads();
-        return new Result(lm.name(), dev.ladder.inference.device.DeviceChoice.label(model.device()), t, promptTokens, model.weightBytesPerToken(),
+        return new Result(lm.name(), DeviceChoice.label(model.device()), t, promptTokens, model.weightBytesPerToken(),
                 kvBytesPerToken(model.config(), model.dtype().getNumOfBytes()), rooflineContext(promptTokens, decodeSteps),
                 bw, prefill, decode, rss, model.loadReport(), gpu);
     }
@@ -247,7 +248,7 @@ public final class GenerationBenchmark {
         }
         JniUtils.emptyCudaCache();
         return new Bandwidth(String.format(Locale.ROOT, "device copy of %d MiB on %s, read + write", bytes >> 20,
-                dev.ladder.inference.device.DeviceChoice.label(device)), best);
+                DeviceChoice.label(device)), best);
     }
 
     /** Waits for the work producing {@code a}: reading one element back needs it done. */
@@ -261,7 +262,7 @@ public final class GenerationBenchmark {
     public static GpuMemory gpuMemory(Device device) {
         if (!device.isGpu()) return null;
         try {
-            java.lang.management.MemoryUsage u = CudaUtils.getGpuMemory(device);
+            MemoryUsage u = CudaUtils.getGpuMemory(device);
             return new GpuMemory(u.getMax(), u.getUsed());
         } catch (RuntimeException | LinkageError e) {
             return null;   // the table then has no GPU rows rather than the run failing at its end

@@ -3,22 +3,28 @@ package dev.ladder.inference.llm;
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
-import dev.ladder.inference.model.ModelException;
+import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.engine.PtNDManager;
 import ai.djl.pytorch.jni.JniUtils;
+import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.inference.device.TorchRuntime;
 import dev.ladder.inference.model.DirectBuffers;
 import dev.ladder.inference.model.F16Clamp;
 import dev.ladder.inference.model.ModelConfig;
-
+import dev.ladder.inference.model.ModelException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * A Llama-architecture decoder (Llama 3 / 3.1 / 3.2, SmolLM2, Qwen2) run with DJL NDArray ops on the PyTorch engine.
@@ -144,7 +150,7 @@ public final class LlamaModel implements AutoCloseable {
         // through TorchRuntime: the libtorch mode (bundled / pip / download) is applied before DJL starts
         Engine engine = TorchRuntime.engine();
         NDManager manager = engine.newBaseManager(device);
-        try (HostMemory.PeakSampler memory = HostMemory.sampler(java.time.Duration.ofMillis(5));
+        try (HostMemory.PeakSampler memory = HostMemory.sampler(Duration.ofMillis(5));
              Loader ld = new Loader(config, weights, manager, dtypeFor(options.precision(), device), options.int8())) {
             DataType dtype = ld.dtype;
             int ctx = options.maxContext() > 0 ? Math.min(options.maxContext(), config.maxPositions())
@@ -178,7 +184,7 @@ public final class LlamaModel implements AutoCloseable {
             memory.sample();
             List<String> warnings = weights.float16Clamps().stream().map(F16Clamp::message).toList();
             LoadReport report = new LoadReport((System.nanoTime() - t0) / 1_000_000, memory.startBytes(),
-                    memory.peakBytes(), heldBytes(embed, lmHead, finalNorm, cos, sin, layers), dev.ladder.inference.device.DeviceChoice.label(device), warnings);
+                    memory.peakBytes(), heldBytes(embed, lmHead, finalNorm, cos, sin, layers), DeviceChoice.label(device), warnings);
             return new LlamaModel(config, manager, dtype, ctx, embed, lmHead, finalNorm, cos, sin, layers, report);
         } catch (RuntimeException e) {
             manager.close();
@@ -329,7 +335,7 @@ public final class LlamaModel implements AutoCloseable {
                     blocks.add(out);
                 }
             }
-            heads = ai.djl.ndarray.NDArrays.concat(blocks, 3);                 // [B, KV, G, T, hd]
+            heads = NDArrays.concat(blocks, 3);                 // [B, KV, G, T, hd]
             blocks.close();
         }
         NDArray attn = heads.reshape(b, nh, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) nh * hd);
@@ -470,9 +476,9 @@ public final class LlamaModel implements AutoCloseable {
         private long[] checkedShape(String name, long... shape) {
             if (!weights.contains(name)) throw new ModelException("the weights " + weights + " have no tensor '" + name + "'");
             long[] actual = weights.shape(name);
-            if (!java.util.Arrays.equals(actual, shape)) {
-                throw new ModelException("tensor '" + name + "' has shape " + java.util.Arrays.toString(actual)
-                        + ", the config implies " + java.util.Arrays.toString(shape));
+            if (!Arrays.equals(actual, shape)) {
+                throw new ModelException("tensor '" + name + "' has shape " + Arrays.toString(actual)
+                        + ", the config implies " + Arrays.toString(shape));
             }
             return actual;
         }
@@ -489,8 +495,8 @@ public final class LlamaModel implements AutoCloseable {
             }
             long[] outShape = shapes[0].clone();
             outShape[0] = rows;
-            NDArray out = JniUtils.createEmptyNdArray((ai.djl.pytorch.engine.PtNDManager) target, new Shape(outShape),
-                    type, target.getDevice(), ai.djl.ndarray.types.SparseFormat.DENSE);
+            NDArray out = JniUtils.createEmptyNdArray((PtNDManager) target, new Shape(outShape),
+                    type, target.getDevice(), SparseFormat.DENSE);
             try {
                 long at = 0;
                 for (int i = 0; i < names.length; i++) at = fill(out, at, names[i], shapes[i]);
@@ -526,7 +532,7 @@ public final class LlamaModel implements AutoCloseable {
          * One staged block into rows {@code [at, at + rows)} of {@code out}: float16 bytes when the source had them,
          * else float32 bytes, converted to the array's type on the way. The staging buffer is freed here.
          */
-        private void copy(NDArray out, long at, long rows, ByteBuffer f16, java.util.function.Supplier<ByteBuffer> f32,
+        private void copy(NDArray out, long at, long rows, ByteBuffer f16, Supplier<ByteBuffer> f32,
                           long[] partShape) {
             ByteBuffer buf = f16 != null ? f16 : f32.get();
             try (NDManager stage = cpu.newSubManager()) {
@@ -536,7 +542,7 @@ public final class LlamaModel implements AutoCloseable {
                 long[] lo = new long[partShape.length];
                 long[] hi = out.getShape().getShape();
                 long[] step = new long[lo.length];
-                java.util.Arrays.fill(step, 1);
+                Arrays.fill(step, 1);
                 lo[0] = at;
                 hi[0] = at + rows;
                 JniUtils.indexSet((PtNDArray) out, (PtNDArray) part, lo, hi, step);

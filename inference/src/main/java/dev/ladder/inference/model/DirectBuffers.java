@@ -1,6 +1,7 @@
 package dev.ladder.inference.model;
 
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 
@@ -52,7 +53,7 @@ public final class DirectBuffers {
         if (buffer == null || !buffer.isDirect() || INVOKE_CLEANER == null) return;
         try {
             INVOKE_CLEANER.invoke(UNSAFE, buffer);
-        } catch (java.lang.reflect.InvocationTargetException e) {
+        } catch (InvocationTargetException e) {
             if (!(e.getCause() instanceof IllegalArgumentException)) {   // a slice or duplicate: not its memory
                 throw new IllegalStateException("cannot free a direct buffer", e.getCause());
             }

@@ -1,8 +1,8 @@
 package dev.ladder.inference.model;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -286,7 +287,7 @@ public final class TinyModels {
         try {
             return (json.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n")
                     .getBytes(StandardCharsets.UTF_8);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -295,7 +296,7 @@ public final class TinyModels {
     public static void main(String[] args) {
         if (args.length < 3 || args.length > 5) {
             System.err.println("usage: TinyModels DIR SHAPE SEED [F32|F16|BF16] [SHARDS]   (shapes: "
-                    + java.util.Arrays.toString(Shape.values()) + ")");
+                    + Arrays.toString(Shape.values()) + ")");
             System.exit(2);
         }
         Path dir = Path.of(args[0]);

@@ -1,12 +1,13 @@
 package dev.ladder.inference.model;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +90,7 @@ public final class TinyTokenizer {
         try {
             return (json.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n")
                     .getBytes(StandardCharsets.UTF_8);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -181,7 +182,7 @@ public final class TinyTokenizer {
                 out[n++] = w[i];
             }
         }
-        return n == w.length ? w : java.util.Arrays.copyOf(out, n);
+        return n == w.length ? w : Arrays.copyOf(out, n);
     }
 
     static ObjectNode tokenizerJson(ObjectMapper json) {

@@ -19,6 +19,7 @@ import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -309,7 +310,7 @@ public final class OnnxLanguageModel implements LanguageModel {
 
     private static Mask ones(int rows, int columns) {
         long[] m = new long[rows * columns];
-        java.util.Arrays.fill(m, 1);
+        Arrays.fill(m, 1);
         return new Mask(m, rows, columns);
     }
 

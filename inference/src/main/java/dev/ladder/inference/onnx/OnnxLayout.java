@@ -6,11 +6,13 @@ import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -92,7 +94,7 @@ record OnnxLayout(String kind, Path file, String inputIds, String attentionMask,
             else if (e.isInt()) eos.add(e.asInt());
         } else {
             kind = "optimum";
-            var config = dev.ladder.inference.model.ModelConfig.read(dir);
+            var config = ModelConfig.read(dir);
             context = config.maxPositions();
             eos.addAll(config.eosTokenIds());
         }
@@ -120,7 +122,7 @@ record OnnxLayout(String kind, Path file, String inputIds, String attentionMask,
         long[] shape = ((TensorInfo) in.get(keyIn.get(0)).getInfo()).getShape();
         if (shape.length != 4 || shape[1] <= 0 || shape[3] <= 0) {
             throw new ModelException(file + ": the cache input " + keyIn.get(0) + " has shape "
-                    + java.util.Arrays.toString(shape) + "; expected [batch, kv_heads, past, head_dim] with fixed kv_heads and head_dim");
+                    + Arrays.toString(shape) + "; expected [batch, kv_heads, past, head_dim] with fixed kv_heads and head_dim");
         }
         return new OnnxLayout(kind, file, ids, mask, in.containsKey(pos) ? pos : null, keyIn, valueIn, logits, keyOut,
                 valueOut, (int) shape[1], (int) shape[3], context, List.copyOf(eos),

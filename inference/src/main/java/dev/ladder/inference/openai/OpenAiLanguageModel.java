@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 /**
  * The {@code openai} engine: a model behind an OpenAI-compatible HTTP server (vLLM, llama.cpp's server, TGI, Ollama,
@@ -85,9 +86,9 @@ public final class OpenAiLanguageModel implements LanguageModel {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final String TOKEN_ID = "token_id:";
     /** How vLLM, llama.cpp's server, TGI and ladder serve say a prompt is longer than the context window (HTTP 400). */
-    static final java.util.regex.Pattern CONTEXT_OVERFLOW = java.util.regex.Pattern.compile(
+    static final Pattern CONTEXT_OVERFLOW = Pattern.compile(
             "HTTP 400.*(maximum context length|context (length|size|window)|exceeds the available context|input validation error: `inputs` tokens)",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE);
 
     private final OpenAiEndpoint endpoint;
     private final RetryPolicy retry;

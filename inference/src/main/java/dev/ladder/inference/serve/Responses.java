@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.inference.Candidate;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.FinishReason;
-
+import dev.ladder.inference.text.CompletionFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -67,7 +67,7 @@ final class Responses {
         ObjectNode ladder = m.putObject("ladder");
         ladder.put("prompt_format", promptFormat);
         // a completion format's BOS is the model's own: a client formatting prompts needs it to write the same text
-        if (served.model().promptFormat() instanceof dev.ladder.inference.text.CompletionFormat completion) {
+        if (served.model().promptFormat() instanceof CompletionFormat completion) {
             ladder.put("bos_token", completion.bos());
         }
         ladder.put("fingerprint", served.fingerprint());

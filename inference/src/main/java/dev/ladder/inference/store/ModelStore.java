@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -460,7 +461,7 @@ public final class ModelStore {
                     Thread.sleep(retryDelayMillis * (attempt + 1));
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("pull interrupted");
+                    throw new InterruptedIOException("pull interrupted");
                 }
             }
         }

@@ -1,8 +1,10 @@
 package dev.ladder.inference.text;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.inference.PromptFormat;
 import dev.ladder.inference.model.ModelException;
-
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -72,19 +74,19 @@ public final class PromptFormats {
     }
 
     private static boolean addsBos(Path modelDir, String bos) {
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        ObjectMapper json = new ObjectMapper();
         try {
             Path tc = modelDir.resolve(HfTokenizerConfig.TOKENIZER_CONFIG);
             if (Files.isRegularFile(tc)) {
-                com.fasterxml.jackson.databind.JsonNode add = json.readTree(tc.toFile()).get("add_bos_token");
+                JsonNode add = json.readTree(tc.toFile()).get("add_bos_token");
                 if (add != null && add.isBoolean()) return add.booleanValue();
             }
             Path tj = modelDir.resolve("tokenizer.json");
             if (!Files.isRegularFile(tj)) return false;
-            com.fasterxml.jackson.databind.JsonNode post = json.readTree(tj.toFile()).get("post_processor");
+            JsonNode post = json.readTree(tj.toFile()).get("post_processor");
             // a TemplateProcessing (alone or inside a Sequence) whose single-sequence template names the BOS
             return post != null && !post.isNull() && post.toString().contains("\"id\":\"" + bos.replace("\"", "\\\"") + "\"");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ModelException("cannot read the tokenizer files in " + modelDir + ": " + e.getMessage(), e);
         }
     }

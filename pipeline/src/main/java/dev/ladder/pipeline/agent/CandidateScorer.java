@@ -9,6 +9,7 @@ import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.SelectShape;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +31,7 @@ public final class CandidateScorer {
     public record CandidateScore(double total, Map<String, Double> parts, boolean passesIntentGate,
                                  List<String> reasons) {
         public CandidateScore {
-            parts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(parts));
+            parts = Collections.unmodifiableMap(new LinkedHashMap<>(parts));
             reasons = List.copyOf(reasons);
         }
     }

@@ -5,9 +5,12 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +50,7 @@ public final class ClassicModels {
         m.put("payments", 273L);
         m.put("productlines", 7L);
         m.put("products", 110L);
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /** Download source: {@code LADDER_CLASSICMODELS_URL} / {@code ladder.classicmodels.url}, else the public mirror. */
@@ -168,8 +171,8 @@ public final class ClassicModels {
             try (var out = Files.newBufferedWriter(tmp)) {
                 p.store(out, "ClassicModels loaded and verified");
             }
-            Files.move(tmp, marker, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, marker, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
         } catch (SQLException e) {
             throw new UserError("cannot load ClassicModels into the embedded database: " + e.getMessage(), e);
         } catch (IOException e) {
@@ -184,7 +187,7 @@ public final class ClassicModels {
      */
     public static void loadExternal(String serverUrl, Optional<Path> dataDir, boolean replace) {
         String url = Databases.withDatabase(serverUrl, "").replaceFirst("^jdbc:mariadb:", "jdbc:mysql:");
-        try (Connection admin = java.sql.DriverManager.getConnection(url)) {
+        try (Connection admin = DriverManager.getConnection(url)) {
             boolean exists;
             try (var ps = admin.prepareStatement("SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
                 ps.setString(1, NAME);

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.db;
 
+import java.util.Optional;
+
 /**
  * One database a benchmark runs against. Model output is untrusted: {@link #execute} runs exactly
  * one read-only query on a read-only connection with a timeout and a row cap, and reports failures
@@ -29,8 +31,8 @@ public interface Database extends AutoCloseable {
      * under the same guard and limits as {@link #execute}: a cheap check that every name resolves and the statement
      * is valid before it is run. Empty when this database cannot explain.
      */
-    default java.util.Optional<Execution> explain(String sql, ExecutionLimits limits) {
-        return java.util.Optional.empty();
+    default Optional<Execution> explain(String sql, ExecutionLimits limits) {
+        return Optional.empty();
     }
 
     /** Tables, columns, keys and row counts (computed once, then cached). */

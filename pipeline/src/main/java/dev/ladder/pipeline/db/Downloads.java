@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -48,7 +49,7 @@ public final class Downloads {
                  OutputStream out = Files.newOutputStream(part);
                  ProgressBar bar = new ProgressBarBuilder().setTaskName(label).setInitialMax(length)
                          .setStyle(ProgressBarStyle.ASCII).setUnit(" KiB", 1024).continuousUpdate()
-                         .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err)).build()) {
+                         .setConsumer(new ConsoleProgressBarConsumer(System.err)).build()) {
                 byte[] buf = new byte[64 * 1024];
                 int n;
                 while ((n = in.read(buf)) > 0) {

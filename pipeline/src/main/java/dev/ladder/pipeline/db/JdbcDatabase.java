@@ -9,7 +9,11 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -297,10 +301,10 @@ public final class JdbcDatabase implements Database {
     private Object readValue(ResultSet rs, int i, int type) throws SQLException {
         // java.time types avoid the JVM time zone shifting DATE values through java.sql.Date
         if (kind.dialect() == Dialect.MYSQL) {
-            if (type == java.sql.Types.DATE) return rs.getObject(i, java.time.LocalDate.class);
-            if (type == java.sql.Types.TIMESTAMP) return rs.getObject(i, java.time.LocalDateTime.class);
+            if (type == Types.DATE) return rs.getObject(i, LocalDate.class);
+            if (type == Types.TIMESTAMP) return rs.getObject(i, LocalDateTime.class);
             // java.sql.Time drops the fraction of a second
-            if (type == java.sql.Types.TIME) return rs.getObject(i, java.time.LocalTime.class);
+            if (type == Types.TIME) return rs.getObject(i, LocalTime.class);
         }
         return rs.getObject(i);
     }

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.db;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -15,7 +17,7 @@ public record QueryResult(List<String> columns, List<List<Object>> rows, boolean
     public QueryResult {
         columns = List.copyOf(columns);
         // rows may hold nulls, so List.copyOf cannot be used for the inner lists
-        rows = rows.stream().map(r -> java.util.Collections.unmodifiableList(new java.util.ArrayList<>(r))).toList();
+        rows = rows.stream().map(r -> Collections.unmodifiableList(new ArrayList<>(r))).toList();
     }
 
     public int rowCount() {

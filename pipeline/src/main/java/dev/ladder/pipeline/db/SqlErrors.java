@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.db;
 
+import java.io.IOException;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
@@ -42,7 +43,7 @@ final class SqlErrors {
             if (dialect == Dialect.MYSQL && MYSQL_INFRASTRUCTURE.contains(x.getErrorCode())) return true;
             if (dialect == Dialect.SQLITE && SQLITE_INFRASTRUCTURE.contains(x.getErrorCode() & 0xff)) return true;
             for (Throwable t = x.getCause(); t != null && t != x; t = t.getCause()) {
-                if (t instanceof java.io.IOException) return true; // SocketException, SocketTimeoutException, EOFException
+                if (t instanceof IOException) return true; // SocketException, SocketTimeoutException, EOFException
             }
             if (x.getNextException() == x) break;
         }

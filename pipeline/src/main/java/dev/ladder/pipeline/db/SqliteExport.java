@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -72,7 +73,7 @@ public final class SqliteExport {
             throw new SQLException("reading " + t.name() + ": " + ((Execution.Failure) ex).error());
         }
         String insert = "INSERT INTO " + q(t.name()) + " VALUES (" + String.join(", ",
-                java.util.Collections.nCopies(t.columns().size(), "?")) + ")";
+                Collections.nCopies(t.columns().size(), "?")) + ")";
         try (PreparedStatement ps = c.prepareStatement(insert)) {
             for (List<Object> row : ok.result().rows()) {
                 for (int i = 0; i < row.size(); i++) bind(ps, i + 1, row.get(i));

@@ -2,6 +2,9 @@ package dev.ladder.pipeline.db;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.sql.Date;
+import java.sql.Time;
+import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -9,6 +12,7 @@ import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.TemporalAccessor;
 import java.util.HexFormat;
+import java.util.Locale;
 
 /**
  * Canonical forms of result values, so that scorers compare values, not driver quirks.
@@ -63,9 +67,9 @@ public final class Values {
         if (raw instanceof BigDecimal bd) return canonicalDecimal(bd);
         if (raw instanceof Float f) return f.doubleValue();
         if (raw instanceof Double d) return d;
-        if (raw instanceof java.sql.Date d) return d.toLocalDate();
-        if (raw instanceof java.sql.Timestamp ts) return ts.toLocalDateTime();
-        if (raw instanceof java.sql.Time t) return t.toLocalTime();
+        if (raw instanceof Date d) return d.toLocalDate();
+        if (raw instanceof Timestamp ts) return ts.toLocalDateTime();
+        if (raw instanceof Time t) return t.toLocalTime();
         if (raw instanceof LocalDate || raw instanceof LocalDateTime || raw instanceof LocalTime) return raw;
         if (raw instanceof byte[] bytes) {
             // a one-byte BIT(1) is a flag, not a blob
@@ -78,7 +82,7 @@ public final class Values {
 
     private static boolean isDecimalColumn(int sqlType, String typeName) {
         if (sqlType == Types.DECIMAL || sqlType == Types.NUMERIC) return true;
-        String t = typeName == null ? "" : typeName.toUpperCase(java.util.Locale.ROOT);
+        String t = typeName == null ? "" : typeName.toUpperCase(Locale.ROOT);
         return t.startsWith("DECIMAL") || t.startsWith("NUMERIC");
     }
 
@@ -88,7 +92,7 @@ public final class Values {
     }
 
     private static Object textValue(String s, String typeName) {
-        String t = typeName == null ? "" : typeName.toUpperCase(java.util.Locale.ROOT);
+        String t = typeName == null ? "" : typeName.toUpperCase(Locale.ROOT);
         try {
             TemporalAccessor date = null;
             if (t.equals("DATE") && s.length() == 10) date = LocalDate.parse(s);
@@ -130,8 +134,8 @@ public final class Values {
     }
 
     private static String time(LocalTime t, int fractionDigits) {
-        String hms = String.format(java.util.Locale.ROOT, "%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond());
-        String nanos = String.format(java.util.Locale.ROOT, "%09d", t.getNano());
+        String hms = String.format(Locale.ROOT, "%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond());
+        String nanos = String.format(Locale.ROOT, "%09d", t.getNano());
         String fraction = fractionDigits < 0 ? nanos.replaceFirst("0+$", "") : nanos.substring(0, Math.min(9, fractionDigits));
         return fraction.isEmpty() ? hms : hms + "." + fraction;
     }

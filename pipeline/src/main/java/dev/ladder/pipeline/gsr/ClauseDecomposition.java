@@ -32,7 +32,7 @@ final class ClauseDecomposition {
         String reply = g.temperature() == 0 ? REPLIES.get(key) : null;
         boolean reused = reply != null;
         if (!reused) {
-            reply = calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, java.util.Map.of());
+            reply = calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of());
             if (g.temperature() == 0) REPLIES.put(key, reply);
         }
         return new Clauses(parse(reply), reused);

@@ -2,6 +2,7 @@ package dev.ladder.pipeline.gsr;
 
 import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.search.SentenceEmbedder;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
 
@@ -13,7 +14,7 @@ final class ValueIndexes {
     private ValueIndexes() {}
 
     static synchronized ValueIndex of(Database db, int maxValues) {
-        return INDEXES.computeIfAbsent(db, d -> new java.util.HashMap<>())
+        return INDEXES.computeIfAbsent(db, d -> new HashMap<>())
                 .computeIfAbsent(maxValues, m -> new ValueIndex(db, m, SentenceEmbedder.shared()));
     }
 }

@@ -19,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -75,8 +77,8 @@ public final class OracleModel implements LanguageModel {
     }
 
     /** The call kinds this oracle can answer. */
-    public java.util.Set<String> kinds() {
-        return new java.util.TreeSet<>(teachers.keySet());
+    public Set<String> kinds() {
+        return new TreeSet<>(teachers.keySet());
     }
 
     public OracleNoise noise() {

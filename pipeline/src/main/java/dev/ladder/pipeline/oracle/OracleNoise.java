@@ -2,6 +2,8 @@ package dev.ladder.pipeline.oracle;
 
 import dev.ladder.pipeline.sql.mutate.Corruption;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +41,7 @@ public record OracleNoise(double format, double semantic, Set<FormatNoise> forma
         m.put("none", new double[] {0, 0});
         m.put("low", new double[] {0.2, 0.1});
         m.put("high", new double[] {0.5, 0.3});
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     public boolean silent() {
@@ -134,7 +136,7 @@ public record OracleNoise(double format, double semantic, Set<FormatNoise> forma
     }
 
     private static String joined(Set<? extends Enum<?>> set) {
-        return set.stream().sorted(java.util.Comparator.comparingInt(Enum::ordinal))
+        return set.stream().sorted(Comparator.comparingInt(Enum::ordinal))
                 .map(e -> e.name().toLowerCase(Locale.ROOT)).reduce((a, b) -> a + "+" + b).orElse("");
     }
 }

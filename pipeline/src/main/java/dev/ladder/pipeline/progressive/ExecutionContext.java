@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.progressive;
 
+import dev.ladder.pipeline.db.Database;
+import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.sql.read.Query;
@@ -27,7 +29,7 @@ final class ExecutionContext {
             filters.add(c.column().table() + "." + c.column().column() + " " + c.operator() + " " + c.value());
         }
         rows = result.rowCount();
-        lastRows = SqlJudge.summary(new dev.ladder.pipeline.db.Execution.Success(sql, result));
+        lastRows = SqlJudge.summary(new Execution.Success(sql, result));
         steps.add(taskId + ": " + rows + (rows == 1 ? " row" : " rows"));
     }
 
@@ -44,7 +46,7 @@ final class ExecutionContext {
         return new Snapshot(List.copyOf(tables), List.copyOf(filters), rows, List.copyOf(steps));
     }
 
-    static SchemaBinding bind(String sql, dev.ladder.pipeline.db.Database db) {
+    static SchemaBinding bind(String sql, Database db) {
         return Query.read(sql, db.dialect()).binding(db.schema());
     }
 }

@@ -9,8 +9,11 @@ import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Work;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Confident sub-tasks executed progressively, with an LLM judge as reward ({@code progressive}).
@@ -37,7 +40,7 @@ public final class ProgressiveStrategy implements Strategy {
 
     /** A branch as the trace records it (its execution is in the trace's execute steps). */
     record Progress(String branch, String sql, List<String> done, List<String> givenUp,
-                    java.util.Map<String, List<Double>> confidences, ExecutionContext.Snapshot context, int iterations,
+                    Map<String, List<Double>> confidences, ExecutionContext.Snapshot context, int iterations,
                     List<ProgressiveRun.Step> steps) {}
 
     /** The judge's verdict on a branch, as the trace records it. */
@@ -81,7 +84,7 @@ public final class ProgressiveStrategy implements Strategy {
         boolean accepted = r.reward() >= s.acceptance();
         if (!accepted) {
             String category = ErrorAnalysis.classify(chosen.execution(), r.reasoning());
-            work.stage(chosen.branch(), "error-analysis", category, java.util.Map.of("category", category));
+            work.stage(chosen.branch(), "error-analysis", category, Map.of("category", category));
         }
         String decision = (accepted ? "accepted" : "not accepted") + String.format(Locale.ROOT, " (reward %.1f", r.reward())
                 + (r.correct() == null ? "" : r.correct() ? ", the judge says CORRECT" : ", the judge says NOT CORRECT")
@@ -93,8 +96,8 @@ public final class ProgressiveStrategy implements Strategy {
 
     /** The first step of each branch: the sub-tasks the plan allows first, most confident first. */
     static List<String> firstChoices(List<SubTask> tasks, QueryPlan plan, ProgressiveSettings s) {
-        return tasks.stream().filter(t -> !s.usePlan() || plan.ready(t.id(), java.util.Set.of()))
-                .sorted(java.util.Comparator.comparingDouble((SubTask t) -> -t.initialConfidence())
+        return tasks.stream().filter(t -> !s.usePlan() || plan.ready(t.id(), Set.of()))
+                .sorted(Comparator.comparingDouble((SubTask t) -> -t.initialConfidence())
                         .thenComparingInt(t -> plan.position(t.id())))
                 .map(SubTask::id).toList();
     }
@@ -112,7 +115,7 @@ public final class ProgressiveStrategy implements Strategy {
             String prompt = SqlJudge.prompt(judge, work.ctx.db().dialect(), work.ctx.schema(), work.question.text(),
                     o.sql(), o.execution());
             String raw = work.generate(judge, List.of(Work.Call.free(o.branch() + "-judge", prompt, SqlJudge.MAX_TOKENS, 0, 0)
-                    .kind(SqlJudge.KIND, java.util.Map.of(SqlJudge.FACT_SQL, o.sql()))))
+                    .kind(SqlJudge.KIND, Map.of(SqlJudge.FACT_SQL, o.sql()))))
                     .get(0).raw();
             SqlJudge.Verdict v = SqlJudge.read(raw, prompt, 0, 0);
             correct = v.correct();

@@ -1,9 +1,12 @@
 package dev.ladder.pipeline.prompt;
 
+import dev.ladder.inference.ChatMessage;
+import dev.ladder.inference.PromptFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,11 +50,11 @@ public final class PromptTemplates {
      * A pipeline's chat prompt: its folder's {@code system.txt} as the system message, the filled {@code template} as
      * the user message, formatted for the model.
      */
-    public static String chat(dev.ladder.inference.PromptFormat format, String folder, String template,
+    public static String chat(PromptFormat format, String folder, String template,
                               Map<String, String> values) {
         String user = load(folder, template).fill(values);
-        return format.format(java.util.List.of(dev.ladder.inference.ChatMessage.system(load(folder, "system").text()),
-                dev.ladder.inference.ChatMessage.user(user)));
+        return format.format(List.of(ChatMessage.system(load(folder, "system").text()),
+                ChatMessage.user(user)));
     }
 
     private static PromptTemplate read(String folder, String name) {

@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.prompt;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class SimilarExemplars implements ExemplarSelector {
         // seeded permutation: position in it breaks ties between equally similar examples
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < n; i++) order.add(i);
-        java.util.Collections.shuffle(order, new Random(seed));
+        Collections.shuffle(order, new Random(seed));
         tieRank = new int[n];
         for (int i = 0; i < n; i++) tieRank[order.get(i)] = i;
     }

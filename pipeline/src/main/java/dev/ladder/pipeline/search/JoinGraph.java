@@ -3,6 +3,7 @@ package dev.ladder.pipeline.search;
 import dev.ladder.pipeline.db.ForeignKey;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.Table;
+import dev.ladder.pipeline.sql.read.SchemaBinding;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -96,7 +97,7 @@ public final class JoinGraph {
      * The tables of a query that its column equalities leave apart from the first table's group (the equalities read
      * as joins, whatever keys they follow), in the order given: what a join suggestion or a "not joined" error is for.
      */
-    public static List<String> apart(List<String> tables, List<dev.ladder.pipeline.sql.read.SchemaBinding.ColumnPair> equalities) {
+    public static List<String> apart(List<String> tables, List<SchemaBinding.ColumnPair> equalities) {
         if (tables.size() < 2) return List.of();
         Map<String, String> parent = new HashMap<>();
         for (String t : tables) parent.put(key(t), key(t));

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -138,17 +139,17 @@ final class Retrieval {
         return out;
     }
 
-    private java.util.Optional<Evidence.Replacement> nearestColumn(String written, Collection<String> tables) {
+    private Optional<Evidence.Replacement> nearestColumn(String written, Collection<String> tables) {
         List<SchemaIndex.Hit> hits = index.columns(embedder.embed(SchemaIndex.words(written.replace('.', ' '))), tables, 1);
-        if (hits.isEmpty()) return java.util.Optional.empty();
+        if (hits.isEmpty()) return Optional.empty();
         SchemaIndex.Hit h = hits.get(0);
-        return java.util.Optional.of(new Evidence.Replacement(written, h.table() + "." + h.column(), round(h.score())));
+        return Optional.of(new Evidence.Replacement(written, h.table() + "." + h.column(), round(h.score())));
     }
 
-    private java.util.Optional<Evidence.Replacement> nearestTable(String written) {
+    private Optional<Evidence.Replacement> nearestTable(String written) {
         List<SchemaIndex.Hit> hits = index.tables(embedder.embed(SchemaIndex.words(written)), 1);
-        if (hits.isEmpty()) return java.util.Optional.empty();
-        return java.util.Optional.of(new Evidence.Replacement(written, hits.get(0).table(), round(hits.get(0).score())));
+        if (hits.isEmpty()) return Optional.empty();
+        return Optional.of(new Evidence.Replacement(written, hits.get(0).table(), round(hits.get(0).score())));
     }
 
     static double average(List<Double> xs, double empty) {

@@ -4,6 +4,8 @@ import dev.ladder.pipeline.agent.Names;
 import dev.ladder.pipeline.db.Column;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.db.Table;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -155,7 +158,7 @@ public final class SchemaIndex {
         if (values != null) {
             sb.append("values\n");
             schema.tables().forEach(t -> sb.append(t.name()).append(' ').append(t.rowCount()).append('\n'));
-            new java.util.TreeMap<>(values).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+            new TreeMap<>(values).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
         }
         for (Table t : schema.tables()) {
             sb.append(t.name()).append('\n');
@@ -199,7 +202,7 @@ public final class SchemaIndex {
     }
 
     void write(OutputStream raw) throws IOException {
-        DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(raw));
+        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(raw));
         out.writeInt(MAGIC);
         out.writeUTF(fingerprint);
         out.writeInt(entries.size());
@@ -217,7 +220,7 @@ public final class SchemaIndex {
     }
 
     static SchemaIndex read(InputStream raw) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw));
+        DataInputStream in = new DataInputStream(new BufferedInputStream(raw));
         if (in.readInt() != MAGIC) throw new IOException("not a schema index");
         String print = in.readUTF();
         int n = in.readInt();

@@ -32,14 +32,14 @@ final class Sketches {
         String prompt = SearchPrompts.sketch(ctx.format(), ctx.db().dialect(), ctx.schemaSummary(), work.question.text(),
                 s.sketches());
         String reply = work.generate(List.of(Work.Call.json(SKETCH, prompt, s.sketchMaxTokens())
-                .kind(SearchTeacher.SKETCHES, java.util.Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()))))).get(0).raw();
+                .kind(SearchTeacher.SKETCHES, Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()))))).get(0).raw();
         List<String> dropped = new ArrayList<>();
         JsonReply.Parsed parsed = candidatesOf(reply);
         if (!parsed.ok()) {
             dropped.add("the sketch reply: " + parsed.error() + "; asked once to fix it");
             String fixPrompt = SearchPrompts.sketchFix(ctx.format(), reply, parsed.error());
             String fixed = work.generate(List.of(Work.Call.json(SKETCH_FIX, fixPrompt, s.sketchMaxTokens())
-                    .kind(SearchTeacher.SKETCHES, java.util.Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()))))).get(0).raw();
+                    .kind(SearchTeacher.SKETCHES, Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()))))).get(0).raw();
             parsed = candidatesOf(fixed);
             if (!parsed.ok()) {
                 dropped.add("the fixed reply: " + parsed.error() + "; no sketch is usable");

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Stage 3: the soft mask in the prompt, two ways, each switchable: an inline {@code -- attention: w} comment on every
@@ -27,7 +28,7 @@ final class AttentionPrompt {
     private AttentionPrompt() {}
 
     /** The plain rendering per schema (the schema cache's other half): every question without weights reuses it. */
-    private static final Map<Schema, String> PLAIN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Schema, String> PLAIN = new ConcurrentHashMap<>();
 
     /** {@code CREATE TABLE} statements; with {@code weights}, each line ends in its element's attention comment. */
     static String schema(Schema schema, AttentionWeights.Weights weights) {

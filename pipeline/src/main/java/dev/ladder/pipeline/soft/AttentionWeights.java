@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Stage 2: soft relevance weights over the whole schema (nothing is filtered out). A table the question's entities
@@ -64,7 +66,7 @@ public final class AttentionWeights {
     }
 
     /** The weights' inputs per schema: every table's and column's folded words (the schema cache's half of stage 6). */
-    private static final Map<Schema, Map<Key, Set<String>>> FOLDED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Schema, Map<Key, Set<String>>> FOLDED = new ConcurrentHashMap<>();
 
     private AttentionWeights() {}
 
@@ -160,7 +162,7 @@ public final class AttentionWeights {
         return out;
     }
 
-    private static int count(List<Set<String>> items, java.util.function.Predicate<Set<String>> p) {
+    private static int count(List<Set<String>> items, Predicate<Set<String>> p) {
         int n = 0;
         for (Set<String> s : items) if (p.test(s)) n++;
         return n;

@@ -5,6 +5,7 @@ import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.SchemaBinding;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ public record Confidence(double value, boolean runs, Integer rows, List<String> 
 
     public Confidence {
         issues = List.copyOf(issues);
-        terms = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(terms));
+        terms = Collections.unmodifiableMap(new LinkedHashMap<>(terms));
     }
 
     static Confidence of(Execution e, Query q, SchemaBinding b, SoftSettings s) {

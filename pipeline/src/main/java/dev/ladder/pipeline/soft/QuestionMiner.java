@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -114,7 +115,7 @@ public final class QuestionMiner {
     }
 
     private static String text(String[] tokens, int[] span) {
-        return String.join(" ", java.util.Arrays.asList(tokens).subList(span[0], span[1]));
+        return String.join(" ", Arrays.asList(tokens).subList(span[0], span[1]));
     }
 
     private static boolean head(String tag) {

@@ -14,6 +14,7 @@ import dev.ladder.pipeline.strategy.Work;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Soft schema attention with execution feedback ({@code soft-attention}): no schema filtering, but relevance weights
@@ -96,7 +97,7 @@ public final class SoftAttentionStrategy implements Strategy {
         Confidence conf;
         if (!c.ok()) {
             conf = new Confidence(0, false, null, List.of("no SQL statement could be read from the reply (" + c.rejection() + ")"),
-                    java.util.Map.of());
+                    Map.of());
         } else {
             Execution e = work.execute(source, c.sql());
             Query q = Query.read(c.sql(), work.ctx.db().dialect());

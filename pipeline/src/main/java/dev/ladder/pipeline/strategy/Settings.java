@@ -2,6 +2,7 @@ package dev.ladder.pipeline.strategy;
 
 import dev.ladder.pipeline.db.ExecutionLimits;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +96,7 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         stopStrings = List.copyOf(stopStrings);
         Objects.requireNonNull(limits, "limits");
         // insertion order kept (a resolved file lists blocks as given), equality by content
-        pipelines = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pipelines));
+        pipelines = Collections.unmodifiableMap(new LinkedHashMap<>(pipelines));
     }
 
     /** A pipeline's knobs: the ones set here, else its block's defaults. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -125,7 +126,7 @@ public record Trace(String questionId, String strategy, String sql, String chose
                 else sb.append(e.errorKind()).append(": ").append(oneLine(e.errorMessage()));
                 sb.append(e.cached() ? ", same SQL as before" : ", " + e.millis() + " ms").append('\n');
             } else if (s instanceof TraceStep.Score sc) {
-                sb.append("  score").append(src).append(": ").append(String.format(java.util.Locale.ROOT, "%.3f", sc.total()))
+                sb.append("  score").append(src).append(": ").append(String.format(Locale.ROOT, "%.3f", sc.total()))
                         .append(sc.passesIntentGate() ? ", passes the intent gate" : ", fails the intent gate");
                 if (!sc.parts().isEmpty()) sb.append(' ').append(parts(sc.parts()));
                 if (!sc.reasons().isEmpty()) sb.append("; ").append(String.join("; ", sc.reasons()));
@@ -154,7 +155,7 @@ public record Trace(String questionId, String strategy, String sql, String chose
 
     private static String parts(Map<String, Double> parts) {
         List<String> out = new ArrayList<>();
-        parts.forEach((k, v) -> out.add(k + "=" + String.format(java.util.Locale.ROOT, "%.2f", v)));
+        parts.forEach((k, v) -> out.add(k + "=" + String.format(Locale.ROOT, "%.2f", v)));
         return "(" + String.join(" ", out) + ")";
     }
 
@@ -175,7 +176,7 @@ public record Trace(String questionId, String strategy, String sql, String chose
         StringBuilder out = new StringBuilder();
         line.codePoints().forEach(c -> {
             if (Character.isISOControl(c) || Character.getType(c) == Character.UNASSIGNED) {
-                out.append(String.format(java.util.Locale.ROOT, "\\u%04x", c));
+                out.append(String.format(Locale.ROOT, "\\u%04x", c));
             } else {
                 out.appendCodePoint(c);
             }

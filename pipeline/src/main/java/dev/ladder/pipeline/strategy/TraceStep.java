@@ -1,8 +1,10 @@
 package dev.ladder.pipeline.strategy;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonTypeName;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 
@@ -43,7 +45,7 @@ public sealed interface TraceStep {
     record Generate(String source, List<String> sources, String sampling, int promptTokens, int generatedTokens,
                     long prefillMillis, long decodeMillis, List<String> outputs, List<String> finishReasons,
                     List<String> stopStrings,
-                    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                    @JsonInclude(JsonInclude.Include.NON_EMPTY)
                     List<String> notes)
             implements TraceStep {
         public Generate {
@@ -135,6 +137,6 @@ public sealed interface TraceStep {
      * @param detail  the stage's record (a pipeline's own types, as JSON); null when the summary says everything
      */
     @JsonTypeName("stage")
-    record Stage(String source, String stage, String summary, com.fasterxml.jackson.databind.JsonNode detail)
+    record Stage(String source, String stage, String summary, JsonNode detail)
             implements TraceStep {}
 }

@@ -1,9 +1,11 @@
 package dev.ladder.pipeline.strategy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.inference.CallTag;
 import dev.ladder.inference.Candidate;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
+import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.Sampling;
 import dev.ladder.pipeline.agent.CandidateScorer;
 import dev.ladder.pipeline.agent.CandidateScorer.CandidateScore;
@@ -176,7 +178,7 @@ public final class Work {
     }
 
     /** {@link #generate(List)} on another model (a judge); its prompts must be in that model's format. */
-    public List<Output> generate(dev.ladder.inference.LanguageModel model, List<Call> calls) {
+    public List<Output> generate(LanguageModel model, List<Call> calls) {
         Settings s = ctx.settings();
         List<GenerationRequest> requests = new ArrayList<>();
         for (Call c : calls) {
@@ -224,7 +226,7 @@ public final class Work {
         return c.stops() != null ? c.stops() : ctx.settings().requestStops();
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper STAGE_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper STAGE_JSON = new ObjectMapper();
 
     /** A pipeline stage's step: its summary in words and its own record as JSON (null: the summary says it all). */
     public void stage(String source, String stage, String summary, Object detail) {

@@ -2,6 +2,7 @@ package dev.ladder.eval.score.em;
 
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -81,14 +82,14 @@ public record SqlUnit(List<String> tables, List<SelectUnit> select, List<CondUni
     }
 
     SqlUnit withSetOperation(String op, SqlUnit right, Set<String> extraKeywords) {
-        Set<String> kw = new java.util.TreeSet<>(keywords);
+        Set<String> kw = new TreeSet<>(keywords);
         kw.addAll(extraKeywords);
         return new SqlUnit(tables, select, where, whereConnectors, whereShape, groupBy, having, orderBy, limit, op,
                 right, kw, structure);
     }
 
     SqlUnit withOrder(List<OrderUnit> order, String newLimit, Set<String> extraKeywords) {
-        Set<String> kw = new java.util.TreeSet<>(keywords);
+        Set<String> kw = new TreeSet<>(keywords);
         kw.addAll(extraKeywords);
         return new SqlUnit(tables, select, where, whereConnectors, whereShape, groupBy, having, order, newLimit,
                 setOp, setRight, kw, structure);

@@ -4,6 +4,7 @@ import dev.ladder.pipeline.sql.SqlToken;
 import dev.ladder.pipeline.sql.read.Query;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -96,7 +97,7 @@ record FromJoins(Span first, List<Join> joins) {
     private static boolean isJoinWord(List<SqlToken> t, int k) {
         SqlToken w = t.get(k);
         if (w.type() != SqlToken.Type.WORD) return false;
-        String u = w.text().toUpperCase(java.util.Locale.ROOT);
+        String u = w.text().toUpperCase(Locale.ROOT);
         if (!JOIN_WORDS.contains(u)) return false;
         // JOIN (SELECT ...) joins a derived table; LEFT(x, 2) is a function
         return u.equals("JOIN") || u.equals("STRAIGHT_JOIN") || !(k + 1 < t.size() && t.get(k + 1).isSymbol("("));

@@ -1,7 +1,9 @@
 package dev.ladder.pipeline.sql.mutate;
 
+import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.sql.SqlToken;
 import dev.ladder.pipeline.sql.read.OuterClauses;
+import dev.ladder.pipeline.sql.read.Query;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,7 +85,7 @@ final class Scope {
             SqlToken last = t.get(item.to() - 1);
             SqlToken before = t.get(item.to() - 2);
             boolean name = last.type() == SqlToken.Type.QUOTED_IDENTIFIER
-                    || (last.type() == SqlToken.Type.STRING && q.dialect == dev.ladder.pipeline.db.Dialect.MYSQL)
+                    || (last.type() == SqlToken.Type.STRING && q.dialect == Dialect.MYSQL)
                     || (last.type() == SqlToken.Type.WORD && Tokens.plainWord(last));
             boolean operand = before.isSymbol(")") || before.type() == SqlToken.Type.QUOTED_IDENTIFIER
                     || before.type() == SqlToken.Type.STRING || before.type() == SqlToken.Type.NUMBER
@@ -106,7 +108,7 @@ final class Scope {
         if (s == null) return out;
         for (int k = s.from(); k < s.to(); k++) {
             if (q.opensQuery(k)) {
-                k = dev.ladder.pipeline.sql.read.Query.close(q.tokens, k);
+                k = Query.close(q.tokens, k);
                 continue;
             }
             out.add(k);

@@ -8,6 +8,7 @@ import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -311,7 +312,7 @@ public final class SqlRewrites {
                     "`" + q.text(operand, close + 1) + "` -> `" + replaced + "`")));
         }
         // back: x = a OR x = b, where a whole condition, a conjunct or a parenthesised group is one
-        Set<Span> regions = new java.util.LinkedHashSet<>();
+        Set<Span> regions = new LinkedHashSet<>();
         for (Scope s : q.scopes) {
             for (Span c : new Span[] {s.where(), s.having()}) {
                 if (c == null || c.isEmpty()) continue;

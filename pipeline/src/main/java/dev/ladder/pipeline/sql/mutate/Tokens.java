@@ -4,9 +4,11 @@ import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.sql.SqlToken;
 import dev.ladder.pipeline.sql.read.Conditions;
 import dev.ladder.pipeline.sql.read.OuterClauses;
+import dev.ladder.pipeline.sql.read.Query;
 import dev.ladder.pipeline.sql.read.SqlVocabulary;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Readings of token ranges the mutators share: conjuncts, disjuncts, names. */
@@ -54,7 +56,7 @@ final class Tokens {
     static boolean wrapped(List<SqlToken> t, Span s) {
         return s.size() >= 2 && t.get(s.from()).isSymbol("(") && !t.get(s.from() + 1).isWord("SELECT")
                 && !t.get(s.from() + 1).isWord("WITH")
-                && dev.ladder.pipeline.sql.read.Query.close(t, s.from()) == s.to() - 1;
+                && Query.close(t, s.from()) == s.to() - 1;
     }
 
     /** A literal: a string, or a number with an optional sign. Returns the tokens it spans from {@code k}, or 0. */
@@ -68,8 +70,8 @@ final class Tokens {
 
     /** Matches upper, lower or leading-capital spelling of {@code like} for {@code word}. */
     static String sameCase(String like, String word) {
-        if (like.equals(like.toUpperCase(java.util.Locale.ROOT))) return word.toUpperCase(java.util.Locale.ROOT);
-        if (like.equals(like.toLowerCase(java.util.Locale.ROOT))) return word.toLowerCase(java.util.Locale.ROOT);
-        return word.charAt(0) + word.substring(1).toLowerCase(java.util.Locale.ROOT);
+        if (like.equals(like.toUpperCase(Locale.ROOT))) return word.toUpperCase(Locale.ROOT);
+        if (like.equals(like.toLowerCase(Locale.ROOT))) return word.toLowerCase(Locale.ROOT);
+        return word.charAt(0) + word.substring(1).toLowerCase(Locale.ROOT);
     }
 }

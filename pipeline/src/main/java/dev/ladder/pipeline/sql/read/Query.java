@@ -4,6 +4,7 @@ import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.db.Schema;
 import dev.ladder.pipeline.sql.SqlLexer;
 import dev.ladder.pipeline.sql.SqlToken;
+import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -369,7 +370,7 @@ public final class Query {
      * its parenthesis (reset at a comma or a clause word, where a new expression starts); the deepest sum.
      */
     static int expressionDepth(List<SqlToken> tokens) {
-        java.util.ArrayDeque<int[]> frames = new java.util.ArrayDeque<>();
+        ArrayDeque<int[]> frames = new ArrayDeque<>();
         frames.push(new int[1]);
         int sum = 0;
         int max = 0;

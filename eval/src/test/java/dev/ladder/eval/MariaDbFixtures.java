@@ -1,8 +1,8 @@
 package dev.ladder.eval;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
+import dev.ladder.sql.db.EmbeddedMariaDb;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,6 +1,6 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

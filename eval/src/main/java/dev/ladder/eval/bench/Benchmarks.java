@@ -1,7 +1,7 @@
 package dev.ladder.eval.bench;
 
 import dev.ladder.eval.io.TextFiles;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.ladder.eval.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

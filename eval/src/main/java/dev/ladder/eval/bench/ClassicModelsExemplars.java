@@ -1,10 +1,10 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.db.UserError;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.prompt.SimilarExemplars;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

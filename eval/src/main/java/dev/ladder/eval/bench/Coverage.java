@@ -1,7 +1,7 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.agent.IntentGate;
 import dev.ladder.pipeline.agent.Intent;
 import dev.ladder.pipeline.agent.IntentClassifier;
+import dev.ladder.pipeline.agent.IntentGate;
 import dev.ladder.pipeline.agent.IntentProfile;
-import dev.ladder.pipeline.db.Schema;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

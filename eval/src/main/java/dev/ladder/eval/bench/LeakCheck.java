@@ -3,7 +3,7 @@ package dev.ladder.eval.bench;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.pipeline.agent.AgentWords;
 import dev.ladder.pipeline.agent.AgentWords.Word;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SelectItems;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.ExecutionLimits;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SelectItems;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

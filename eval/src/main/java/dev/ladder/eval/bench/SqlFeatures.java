@@ -1,7 +1,7 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SqlVocabulary;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SqlVocabulary;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.ladder.eval.bench;
 
-import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.sql.read.Query;
 import java.util.ArrayList;
 import java.util.List;
 import net.sf.jsqlparser.schema.Column;

@@ -7,7 +7,7 @@ import dev.ladder.adapters.PeftAdapter;
 import dev.ladder.adapters.TinyAdapters;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelException;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,9 +1,9 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
-import dev.ladder.pipeline.db.SqlMode;
-import dev.ladder.pipeline.db.LadderPaths;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
+import dev.ladder.sql.db.LadderPaths;
+import dev.ladder.sql.db.SqlMode;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 

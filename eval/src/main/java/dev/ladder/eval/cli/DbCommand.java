@@ -1,14 +1,14 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.pipeline.db.ClassicModels;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.DatabaseKind;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
-import dev.ladder.pipeline.db.LadderPaths;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.SchemaRenderer;
-import dev.ladder.pipeline.db.Table;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.ClassicModels;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.DatabaseKind;
+import dev.ladder.sql.db.EmbeddedMariaDb;
+import dev.ladder.sql.db.LadderPaths;
+import dev.ladder.sql.db.SchemaRenderer;
+import dev.ladder.sql.db.UserError;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

@@ -3,7 +3,7 @@ package dev.ladder.eval.cli;
 import ai.djl.Device;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.TorchSetupException;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 
 /** {@code --device} of the commands that load a model: parsed before any work, resolved on the started engine. */
 final class DeviceOptions {

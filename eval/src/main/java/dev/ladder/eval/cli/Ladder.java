@@ -1,8 +1,8 @@
 package dev.ladder.eval.cli;
 
 import dev.ladder.inference.device.TorchSetupException;
-import dev.ladder.pipeline.db.InfrastructureError;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.InfrastructureError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

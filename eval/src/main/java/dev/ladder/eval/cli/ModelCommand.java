@@ -21,7 +21,7 @@ import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
 import dev.ladder.inference.store.PullManifest;
 import dev.ladder.inference.store.StoreException;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package dev.ladder.eval.cli;
 
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.eval.run.ModelLoader;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;

@@ -16,7 +16,7 @@ import dev.ladder.inference.llm.WeightSource;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.model.Weights;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import dev.ladder.eval.report.Report;
 import dev.ladder.eval.report.ReportWriter;
 import dev.ladder.eval.report.RunLoader;
 import dev.ladder.eval.run.RunDirectory;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;

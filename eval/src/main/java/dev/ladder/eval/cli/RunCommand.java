@@ -6,7 +6,7 @@ import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.GenerationCache;
 import dev.ladder.eval.run.Shard;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import dev.ladder.inference.serve.ServedModel;
 import dev.ladder.inference.serve.ServerOptions;
 import dev.ladder.inference.text.PromptFormats;
 import dev.ladder.inference.text.Tokenizer;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;

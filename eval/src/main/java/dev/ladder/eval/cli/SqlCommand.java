@@ -1,12 +1,12 @@
 package dev.ladder.eval.cli;
 
 import dev.ladder.eval.io.TextFiles;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.db.QueryResult;
-import dev.ladder.pipeline.db.UserError;
-import dev.ladder.pipeline.db.Values;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.ExecutionLimits;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.db.UserError;
+import dev.ladder.sql.db.Values;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.ladder.eval.cli;
 
 import dev.ladder.eval.view.RunViewer;
 import dev.ladder.eval.view.ViewServer;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

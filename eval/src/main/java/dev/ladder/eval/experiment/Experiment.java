@@ -2,9 +2,9 @@ package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.run.Cell;
-import dev.ladder.pipeline.db.SqlMode;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.sql.db.SqlMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

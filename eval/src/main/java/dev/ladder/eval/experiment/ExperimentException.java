@@ -1,6 +1,6 @@
 package dev.ladder.eval.experiment;
 
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 
 /**
  * A problem in an experiment file (or an override of one) the user can fix. The message is one line:

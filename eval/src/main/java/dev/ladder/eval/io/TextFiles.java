@@ -1,6 +1,6 @@
 package dev.ladder.eval.io;
 
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

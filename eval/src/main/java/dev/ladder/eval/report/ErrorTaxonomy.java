@@ -3,8 +3,8 @@ package dev.ladder.eval.report;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.score.em.OrderUnit;
 import dev.ladder.eval.score.em.SqlUnit;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -31,7 +31,7 @@ import net.sf.jsqlparser.statement.select.Select;
  *   <li>{@code wrong-filter}: per level, the WHERE and ON conjuncts that are no join pair differ;</li>
  *   <li>{@code wrong-projection-or-order}: per level, the SELECT items in order, DISTINCT, ORDER BY or LIMIT
  *       differ;</li>
- *   <li>{@code other}: none of these differ (set operations, ...), or a query nests too deeply to parse ({@link dev.ladder.pipeline.sql.read.Query#tooComplex}).</li>
+ *   <li>{@code other}: none of these differ (set operations, ...), or a query nests too deeply to parse ({@link dev.ladder.sql.read.Query#tooComplex}).</li>
  * </ol>
  * A query the parser rejects (or that is no SELECT) is read lexically ({@link Query#tables()}): different table sets
  * give {@code wrong-table}, equal ones {@code other}. Per-level texts are compared as sorted lists, so a CTE and the

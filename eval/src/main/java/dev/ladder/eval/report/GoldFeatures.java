@@ -1,8 +1,8 @@
 package dev.ladder.eval.report;
 
-import dev.ladder.pipeline.sql.SqlToken;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SqlVocabulary;
+import dev.ladder.sql.SqlToken;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SqlVocabulary;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;

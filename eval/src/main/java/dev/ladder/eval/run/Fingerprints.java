@@ -1,7 +1,7 @@
 package dev.ladder.eval.run;
 
 import ai.djl.engine.Engine;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

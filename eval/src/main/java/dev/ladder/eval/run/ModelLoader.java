@@ -28,7 +28,7 @@ import dev.ladder.inference.onnx.OnnxLanguageModel;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
 import dev.ladder.inference.store.StoreException;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

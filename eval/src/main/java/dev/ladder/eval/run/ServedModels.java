@@ -6,7 +6,7 @@ import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.openai.OpenAiEndpoint;
 import dev.ladder.inference.openai.OpenAiLanguageModel;
 import dev.ladder.inference.openai.RetryPolicy;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;

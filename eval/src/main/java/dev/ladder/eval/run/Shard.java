@@ -1,6 +1,6 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.ladder.eval.score;
 
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.QueryResult;
-import dev.ladder.pipeline.sql.SqlLexer;
-import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.SqlLexer;
+import dev.ladder.sql.SqlToken;
+import dev.ladder.sql.db.QueryResult;
 import java.util.List;
 import java.util.Locale;
 

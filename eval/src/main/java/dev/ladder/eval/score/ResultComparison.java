@@ -1,7 +1,7 @@
 package dev.ladder.eval.score;
 
-import dev.ladder.pipeline.db.QueryResult;
-import dev.ladder.pipeline.db.Values;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.db.Values;
 import java.math.BigDecimal;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import java.util.Objects;
 /**
  * Whether two query results are the same answer, by the rules of {@link ExMode} (a pure function).
  *
- * <p>Values are compared in the canonical forms of {@link dev.ladder.pipeline.db.Values}, with
+ * <p>Values are compared in the canonical forms of {@link dev.ladder.sql.db.Values}, with
  * one more step: every number (integer, DECIMAL, DOUBLE) is compared by its exact decimal value,
  * so {@code 5}, {@code 5.00} and {@code 5.0e0} are equal (as Python's {@code 5 == 5.0} in the
  * reference evaluators), while {@code 0.1 + 0.2} as a double is not {@code 0.3} unless a tolerance

@@ -2,11 +2,11 @@ package dev.ladder.eval.score;
 
 import dev.ladder.eval.score.em.EmScore;
 import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionError;
-import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.ExecutionError;
+import dev.ladder.sql.db.ExecutionLimits;
+import dev.ladder.sql.db.QueryResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

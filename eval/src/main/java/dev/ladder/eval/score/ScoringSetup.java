@@ -2,11 +2,11 @@ package dev.ladder.eval.score;
 
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.testsuite.TestSuite;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.DatabaseKind;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
-import dev.ladder.pipeline.db.SqlMode;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.DatabaseKind;
+import dev.ladder.sql.db.EmbeddedMariaDb;
+import dev.ladder.sql.db.SqlMode;
+import dev.ladder.sql.db.UserError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.ladder.eval.score;
 
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SelectItems;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionError;
-import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.ExecutionError;
+import dev.ladder.sql.db.ExecutionLimits;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SelectItems;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

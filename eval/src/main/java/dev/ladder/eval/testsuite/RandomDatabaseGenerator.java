@@ -1,11 +1,11 @@
 package dev.ladder.eval.testsuite;
 
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
-import dev.ladder.pipeline.db.UserError;
-import dev.ladder.pipeline.sql.SqlLexer;
-import dev.ladder.pipeline.sql.SqlToken;
-import dev.ladder.pipeline.sql.read.Identifiers;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.SqlLexer;
+import dev.ladder.sql.SqlToken;
+import dev.ladder.sql.db.EmbeddedMariaDb;
+import dev.ladder.sql.db.UserError;
+import dev.ladder.sql.read.Identifiers;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;

@@ -22,9 +22,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering the build keeps (docs/design.md, DESIGN.md): modules depend one way (eval on pipeline, adapters and
- * inference; pipeline and adapters on inference; inference on none of them), and packages form no cycle beyond the ones
- * already known. The known cycles are a ratchet: a new cycle, or a package joining one, fails; so does a known cycle
+ * The layering the build keeps (docs/design.md, DESIGN.md): modules depend one way (eval on pipeline, adapters, sql
+ * and inference; pipeline on sql and inference; sql and adapters on inference; inference on none of them), and
+ * packages form no cycle beyond the ones already known. The known cycles are a ratchet: a new cycle, or a package joining one, fails; so does a known cycle
  * that is gone, so that the list only ever shrinks (issue 33 removes the rest). Dependencies are read from main sources
  * the way scripts would read them: imports, static imports and inline fully-qualified names, comments left out.
  */
@@ -32,15 +32,15 @@ class LayeringTest {
 
     /** The package cycles main had when this test was written, each as its sorted packages (without dev.ladder.). */
     private static final Set<Set<String>> KNOWN_CYCLES = Set.of(
-            Set.of("pipeline.db", "pipeline.sql", "pipeline.sql.read"),
             Set.of("eval.bench", "eval.experiment", "eval.report", "eval.run", "eval.score", "eval.testsuite"));
 
     /** Which modules each module may use (its own implied). */
     private static final Map<String, Set<String>> MODULE_MAY_USE = Map.of(
             "inference", Set.of(),
+            "sql", Set.of("inference"),
             "adapters", Set.of("inference"),
-            "pipeline", Set.of("inference"),
-            "eval", Set.of("inference", "adapters", "pipeline"));
+            "pipeline", Set.of("inference", "sql"),
+            "eval", Set.of("inference", "sql", "adapters", "pipeline"));
 
     private static final Pattern PACKAGE = Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;");
     private static final Pattern REFERENCE = Pattern.compile("\\b(dev\\.ladder(?:\\.[a-z_][a-z0-9_]*)+)\\.[A-Z]");

@@ -2,13 +2,13 @@ package dev.ladder.eval.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.TestData;
-import dev.ladder.pipeline.db.Values;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.FixedExemplars;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.db.Values;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

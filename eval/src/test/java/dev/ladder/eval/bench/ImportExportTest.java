@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

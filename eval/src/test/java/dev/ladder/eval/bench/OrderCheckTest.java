@@ -2,8 +2,8 @@ package dev.ladder.eval.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.TestData;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

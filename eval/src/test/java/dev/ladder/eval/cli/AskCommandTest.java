@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.pipeline.strategy.TraceStep;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.ExecutionLimits;
+import dev.ladder.sql.db.TestData;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -114,7 +114,7 @@ class AskCommandTest {
     @Test
     void userErrorsAreOneLineAndExitTwo() throws IOException {
         ModelCliTest.assertUserError(ask("--strategy", "agent-9"),
-                "--strategy: unknown strategy 'agent-9' (known: prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention, progressive)");
+                "--strategy: unknown strategy 'agent-9' (known: prompt-k0, prompt-k3, agent-0, agent-1, agent-2, agent-3, prompt-k1, structured-search, gsr, soft-attention, progressive");
         ModelCliTest.assertUserError(LadderCliTest.run("ask", "classicmodels", QUESTION, "--model", tmp.resolve("none").toString()),
                 "no such model directory: ");
         ModelCliTest.assertUserError(ask("--adapter", tmp.resolve("no-adapter").toString()), "adapter directory not found: ");

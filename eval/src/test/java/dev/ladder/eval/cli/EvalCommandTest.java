@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.TestData;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -2,8 +2,8 @@ package dev.ladder.eval.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.ClassicModels;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.ClassicModels;
+import dev.ladder.sql.db.TestData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

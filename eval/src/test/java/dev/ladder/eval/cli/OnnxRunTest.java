@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.adapters.TinyAdapters;
 import dev.ladder.eval.run.ItemResult;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
+import dev.ladder.sql.db.TestData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

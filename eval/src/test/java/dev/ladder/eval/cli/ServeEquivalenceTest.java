@@ -9,7 +9,7 @@ import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
 import dev.ladder.inference.serve.OpenAiServer;
 import dev.ladder.inference.serve.ServerOptions;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.TestData;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

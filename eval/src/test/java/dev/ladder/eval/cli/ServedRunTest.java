@@ -11,7 +11,7 @@ import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.inference.openai.ScriptedServer;
 import dev.ladder.inference.openai.ScriptedServer.Reply;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.TestData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -6,15 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.em.EmMode;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.progressive.ProgressiveSettings;
 import dev.ladder.pipeline.search.SearchSettings;
 import dev.ladder.pipeline.soft.SoftSettings;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.sql.db.ExecutionLimits;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -378,8 +378,8 @@ class ExperimentLoaderTest {
                 scorers: {ex_mode: bird, keep_distinct: true, tolerance: 1e-6, suite: '%s', em_mode: spider-strict}
                 """.formatted(suite);
         Experiment e = ExperimentLoader.parse(unusual, "u.yaml");
-        assertThat(e.sqlMode()).isEqualTo(dev.ladder.pipeline.db.SqlMode.MYSQL8);
-        assertThat(ExperimentLoader.parse(VALID, "t.yaml").sqlMode()).isEqualTo(dev.ladder.pipeline.db.SqlMode.SERVER);
+        assertThat(e.sqlMode()).isEqualTo(dev.ladder.sql.db.SqlMode.MYSQL8);
+        assertThat(ExperimentLoader.parse(VALID, "t.yaml").sqlMode()).isEqualTo(dev.ladder.sql.db.SqlMode.SERVER);
         assertThatThrownBy(() -> ExperimentLoader.parse(VALID + "sql_mode: ansi\n", "t.yaml"))
                 .hasMessageStartingWith("t.yaml: sql_mode: ").hasMessageContaining("unknown SQL mode 'ansi'");
         assertThat(e.models().get("qlora")).isEqualTo(new ModelSpec("Qwen/Qwen2.5-0.5B-Instruct", "no/such/adapter", "djl",

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.ladder.eval.score.em.EmTestSchema;
-import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.sql.read.Query;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -2,7 +2,7 @@ package dev.ladder.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.TestData;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

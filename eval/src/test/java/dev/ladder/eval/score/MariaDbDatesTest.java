@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.MariaDbFixtures;
 import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.pipeline.db.Database;
+import dev.ladder.sql.db.Database;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;

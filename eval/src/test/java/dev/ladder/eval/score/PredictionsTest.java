@@ -3,7 +3,7 @@ package dev.ladder.eval.score;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

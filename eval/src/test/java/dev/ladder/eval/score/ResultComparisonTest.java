@@ -2,8 +2,8 @@ package dev.ladder.eval.score;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.QueryResult;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.db.QueryResult;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

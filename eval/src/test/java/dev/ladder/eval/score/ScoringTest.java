@@ -3,10 +3,10 @@ package dev.ladder.eval.score;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
+import dev.ladder.sql.db.EmbeddedMariaDb;
+import dev.ladder.sql.db.TestData;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;

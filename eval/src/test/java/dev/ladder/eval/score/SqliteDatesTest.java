@@ -1,11 +1,11 @@
 package dev.ladder.eval.score;
 
-import dev.ladder.eval.SqliteFixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

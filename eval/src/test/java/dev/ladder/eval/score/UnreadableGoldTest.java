@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.score.em.EmMode;
 import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,7 +49,7 @@ class UnreadableGoldTest {
     /** 'ladder run' refuses a benchmark with an unreadable gold or alternative: the bundled one must have none. */
     @Test
     void everyBundledGoldAndAlternativeIsReadable() {
-        Database cm = dev.ladder.pipeline.db.TestData.classicModels();
+        Database cm = dev.ladder.sql.db.TestData.classicModels();
         Scoring s = scoring(cm);
         for (String split : List.of("train", "test")) {
             for (var item : dev.ladder.eval.bench.Benchmarks.load("classicmodels").split(split)) {

@@ -2,14 +2,14 @@ package dev.ladder.eval.testsuite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.SchemaRenderer;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
+import dev.ladder.sql.db.EmbeddedMariaDb;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.SchemaRenderer;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

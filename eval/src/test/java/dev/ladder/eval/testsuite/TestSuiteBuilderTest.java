@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ExecutionMatch;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.EmbeddedMariaDb;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.TestData;
-import dev.ladder.pipeline.db.UserError;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.EmbeddedMariaDb;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.db.UserError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,11 +105,11 @@ class TestSuiteBuilderTest {
         // depended on the machine's load; under the work bound it is stopped the same way every time
         String exploding = "SELECT o.orderNumber FROM orders o, orderdetails d, products p"
                 + " ORDER BY d.quantityOrdered * p.MSRP DESC LIMIT 3";
-        try (Database original = dev.ladder.pipeline.db.Databases.embedded(server, "classicmodels")) {
+        try (Database original = dev.ladder.sql.db.Databases.embedded(server, "classicmodels")) {
             int[] timeLimited = {0};
             Execution e = TestSuiteBuilder.runBounded(original, exploding, timeLimited);
             assertThat(e).as(e.toString()).isInstanceOf(Execution.Failure.class);
-            assertThat(((Execution.Failure) e).error().kind()).isEqualTo(dev.ladder.pipeline.db.ExecutionError.Kind.WORK_LIMIT);
+            assertThat(((Execution.Failure) e).error().kind()).isEqualTo(dev.ladder.sql.db.ExecutionError.Kind.WORK_LIMIT);
             assertThat(timeLimited[0]).isZero();
             Execution gold = TestSuiteBuilder.runBounded(original, GOLD, timeLimited);
             assertThat(TestSuiteBuilder.distinguishes(GOLD, ((Execution.Success) gold).result(), java.util.Optional.empty(), e)).isFalse();
@@ -124,7 +124,7 @@ class TestSuiteBuilderTest {
         // from one run to the next, so a strict row-by-row verdict could change between builds
         String gold = "SELECT status FROM orders GROUP BY status ORDER BY COUNT(*)";
         String prepared = ExecutionMatch.prepare(gold, ExOptions.DEFAULT, Dialect.MYSQL);
-        try (Database original = dev.ladder.pipeline.db.Databases.embedded(server, "classicmodels")) {
+        try (Database original = dev.ladder.sql.db.Databases.embedded(server, "classicmodels")) {
             int[] timeLimited = {0};
             var goldResult = ((Execution.Success) TestSuiteBuilder.runBounded(original, prepared, timeLimited)).result();
             var tied = TestSuiteBuilder.ties(original, gold, prepared, goldResult);

@@ -1,15 +1,15 @@
 package dev.ladder.example.vote;
 
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.prompt.SqlPrompt;
-import dev.ladder.pipeline.sql.post.SqlPostProcessor.Cleaned;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.post.SqlPostProcessor.Cleaned;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.QueryResult;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.sql.SqlToken;
-import dev.ladder.pipeline.sql.read.ExpressionFacts;
-import dev.ladder.pipeline.sql.read.Identifiers;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SelectShape;
+import dev.ladder.sql.SqlToken;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.read.ExpressionFacts;
+import dev.ladder.sql.read.Identifiers;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SelectShape;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

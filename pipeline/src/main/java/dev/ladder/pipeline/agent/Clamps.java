@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.sql.read.OuterClauses;
-import dev.ladder.pipeline.sql.read.OuterClauses.Clause;
-import dev.ladder.pipeline.sql.read.Identifiers;
-import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.read.Identifiers;
+import dev.ladder.sql.read.OuterClauses;
+import dev.ladder.sql.read.OuterClauses.Clause;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

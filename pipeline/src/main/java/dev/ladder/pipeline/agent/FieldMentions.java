@@ -2,9 +2,9 @@ package dev.ladder.pipeline.agent;
 
 import dev.ladder.pipeline.agent.QuestionText.Kind;
 import dev.ladder.pipeline.agent.QuestionText.Token;
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.sql.SqlToken;
-import dev.ladder.pipeline.sql.read.ExpressionFacts;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SelectShape;
+import dev.ladder.sql.SqlToken;
+import dev.ladder.sql.read.ExpressionFacts;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SelectShape;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,13 +1,13 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.sql.read.OuterClauses;
-import dev.ladder.pipeline.sql.read.OuterClauses.Clause;
-import dev.ladder.pipeline.sql.read.Identifiers;
 import dev.ladder.pipeline.agent.QuestionText.Kind;
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
-import dev.ladder.pipeline.sql.SqlToken;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.SqlToken;
+import dev.ladder.sql.read.Identifiers;
+import dev.ladder.sql.read.OuterClauses;
+import dev.ladder.sql.read.OuterClauses.Clause;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,14 +1,14 @@
 package dev.ladder.pipeline.agent;
 
 import dev.ladder.pipeline.agent.SchemaSubset.Lexicon;
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
-import dev.ladder.pipeline.sql.SqlToken;
-import dev.ladder.pipeline.sql.read.Identifiers;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaReferences;
-import dev.ladder.pipeline.sql.read.SqlVocabulary;
+import dev.ladder.sql.SqlToken;
+import dev.ladder.sql.read.Identifiers;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaReferences;
+import dev.ladder.sql.read.SqlVocabulary;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

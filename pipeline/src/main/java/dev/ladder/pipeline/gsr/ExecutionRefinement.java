@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.QueryResult;
-import dev.ladder.pipeline.db.SchemaRenderer;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.db.SchemaRenderer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

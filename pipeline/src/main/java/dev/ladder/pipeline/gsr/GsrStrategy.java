@@ -1,12 +1,12 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.db.SchemaRenderer;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.SchemaRenderer;
 import java.util.Map;
 
 /**

@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.sql.read.SchemaBinding;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.db.ColumnValues;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.SchemaRenderer;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.ColumnValues;
+import dev.ladder.sql.db.SchemaRenderer;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

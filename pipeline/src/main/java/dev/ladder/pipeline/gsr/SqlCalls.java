@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.sql.post.SqlPostProcessor;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.post.SqlPostProcessor;
 import java.util.List;
 import java.util.Map;
 

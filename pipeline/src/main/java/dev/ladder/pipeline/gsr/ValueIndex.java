@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.gsr;
 
 import dev.ladder.pipeline.agent.Names;
-import dev.ladder.pipeline.db.ColumnValues;
-import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.search.SentenceEmbedder;
+import dev.ladder.sql.db.ColumnValues;
+import dev.ladder.sql.db.Database;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;

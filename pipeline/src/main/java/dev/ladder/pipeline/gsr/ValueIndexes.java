@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.db.Database;
 import dev.ladder.pipeline.search.SentenceEmbedder;
+import dev.ladder.sql.db.Database;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;

@@ -1,11 +1,11 @@
 package dev.ladder.pipeline.oracle;
 
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.sql.read.Conditions;
-import dev.ladder.pipeline.sql.read.OuterClauses;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.read.Conditions;
+import dev.ladder.sql.read.OuterClauses;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

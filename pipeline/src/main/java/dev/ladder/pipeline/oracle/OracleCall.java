@@ -1,11 +1,11 @@
 package dev.ladder.pipeline.oracle;
 
 import dev.ladder.inference.CallTag;
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.sql.mutate.Corrupted;
-import dev.ladder.pipeline.sql.mutate.Corruption;
-import dev.ladder.pipeline.sql.mutate.SqlCorruptions;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.mutate.Corrupted;
+import dev.ladder.sql.mutate.Corruption;
+import dev.ladder.sql.mutate.SqlCorruptions;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

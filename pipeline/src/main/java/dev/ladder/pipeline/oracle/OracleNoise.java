@@ -1,6 +1,6 @@
 package dev.ladder.pipeline.oracle;
 
-import dev.ladder.pipeline.sql.mutate.Corruption;
+import dev.ladder.sql.mutate.Corruption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.progressive;
 
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionError;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.ExecutionError;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;

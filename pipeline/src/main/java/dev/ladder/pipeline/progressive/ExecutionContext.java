@@ -1,11 +1,11 @@
 package dev.ladder.pipeline.progressive;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.QueryResult;
 import dev.ladder.pipeline.judge.SqlJudge;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.ladder.pipeline.progressive;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.prompt.PromptTemplates;
-import dev.ladder.pipeline.sql.post.SqlPostProcessor;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
 import dev.ladder.pipeline.strategy.JsonReply;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.post.SqlPostProcessor;
+import dev.ladder.sql.read.SchemaBinding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

@@ -1,6 +1,5 @@
 package dev.ladder.pipeline.progressive;
 
-import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
@@ -8,6 +7,7 @@ import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.Execution;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

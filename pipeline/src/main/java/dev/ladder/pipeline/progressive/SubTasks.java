@@ -1,10 +1,10 @@
 package dev.ladder.pipeline.progressive;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.prompt.PromptTemplates;
 import dev.ladder.pipeline.strategy.JsonReply;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.Dialect;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

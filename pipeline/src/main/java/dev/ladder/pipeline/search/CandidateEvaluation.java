@@ -1,12 +1,12 @@
 package dev.ladder.pipeline.search;
 
 import dev.ladder.pipeline.agent.IntentProfile;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.sql.post.SqlPostProcessor;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.post.SqlPostProcessor;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

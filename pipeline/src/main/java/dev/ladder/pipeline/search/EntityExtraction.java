@@ -1,6 +1,6 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.sql.read.SchemaBinding;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.sql.read.SchemaBinding;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

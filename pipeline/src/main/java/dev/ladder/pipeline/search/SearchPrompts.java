@@ -1,8 +1,8 @@
 package dev.ladder.pipeline.search;
 
 import dev.ladder.inference.PromptFormat;
-import dev.ladder.pipeline.db.Dialect;
 import dev.ladder.pipeline.prompt.PromptTemplates;
+import dev.ladder.sql.Dialect;
 import java.util.Map;
 
 /**

@@ -1,10 +1,10 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.db.ColumnValues;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.LadderPaths;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
+import dev.ladder.sql.db.ColumnValues;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.LadderPaths;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

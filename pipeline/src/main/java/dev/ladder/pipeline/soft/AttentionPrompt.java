@@ -1,13 +1,13 @@
 package dev.ladder.pipeline.soft;
 
 import dev.ladder.inference.PromptFormat;
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.PromptTemplates;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.soft;
 
 import dev.ladder.pipeline.agent.Names;
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;

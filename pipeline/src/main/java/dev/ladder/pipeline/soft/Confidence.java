@@ -1,9 +1,9 @@
 package dev.ladder.pipeline.soft;
 
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.QueryResult;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

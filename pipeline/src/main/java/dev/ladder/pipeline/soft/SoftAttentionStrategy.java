@@ -1,16 +1,16 @@
 package dev.ladder.pipeline.soft;
 
-import dev.ladder.pipeline.db.Execution;
 import dev.ladder.pipeline.prompt.Example;
-import dev.ladder.pipeline.sql.post.SqlPostProcessor;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Work;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.post.SqlPostProcessor;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

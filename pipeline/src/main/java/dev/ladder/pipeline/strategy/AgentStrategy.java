@@ -2,10 +2,10 @@ package dev.ladder.pipeline.strategy;
 
 import dev.ladder.pipeline.agent.IntentProfile;
 import dev.ladder.pipeline.agent.SchemaSubset;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.SchemaRenderer;
 import dev.ladder.pipeline.prompt.Example;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.SchemaRenderer;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.ladder.pipeline.strategy;
 
-import dev.ladder.pipeline.db.ExecutionLimits;
+import dev.ladder.sql.db.ExecutionLimits;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -2,10 +2,10 @@ package dev.ladder.pipeline.strategy;
 
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.PromptFormat;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.SchemaRenderer;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.SchemaRenderer;
+import dev.ladder.sql.schema.Schema;
 import java.util.Objects;
 
 /**

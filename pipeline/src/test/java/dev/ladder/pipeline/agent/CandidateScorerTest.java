@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ladder.pipeline.agent.CandidateScorer.CandidateScore;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionError;
-import dev.ladder.pipeline.db.QueryResult;
-import dev.ladder.pipeline.db.Schema;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.ExecutionError;
+import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.ladder.pipeline.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.ladder.pipeline.db.Dialect;
+import dev.ladder.sql.Dialect;
 import java.util.List;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static dev.ladder.pipeline.agent.IntentClassifierTest.SHOP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.ladder.pipeline.db.Schema;
+import dev.ladder.sql.schema.Schema;
 import java.util.List;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.junit.jupiter.api.Test;

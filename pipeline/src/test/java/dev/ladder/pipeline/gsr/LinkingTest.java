@@ -2,11 +2,11 @@ package dev.ladder.pipeline.gsr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.TestData;
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.sql.read.SchemaBinding;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
+import dev.ladder.sql.schema.Schema;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

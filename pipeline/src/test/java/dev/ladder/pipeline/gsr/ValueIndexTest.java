@@ -2,9 +2,9 @@ package dev.ladder.pipeline.gsr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.search.SentenceEmbedder;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.TestData;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

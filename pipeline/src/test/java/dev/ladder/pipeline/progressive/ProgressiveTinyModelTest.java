@@ -3,15 +3,15 @@ package dev.ladder.pipeline.progressive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.llm.DjlLanguageModel;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
-import dev.ladder.pipeline.strategy.TinyModel;
 import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.TinyModel;
 import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.sql.db.TestData;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

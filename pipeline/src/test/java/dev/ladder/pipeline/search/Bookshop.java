@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Databases;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Databases;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

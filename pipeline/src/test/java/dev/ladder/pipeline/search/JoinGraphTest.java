@@ -2,10 +2,10 @@ package dev.ladder.pipeline.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

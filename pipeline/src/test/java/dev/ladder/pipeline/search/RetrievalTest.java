@@ -2,10 +2,10 @@ package dev.ladder.pipeline.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.TestData;
-import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.schema.Schema;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

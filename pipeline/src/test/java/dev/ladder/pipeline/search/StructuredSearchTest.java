@@ -2,8 +2,6 @@ package dev.ladder.pipeline.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
@@ -13,6 +11,8 @@ import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.pipeline.strategy.TraceStep;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.TestData;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,13 @@ package dev.ladder.pipeline.soft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.inference.text.CompletionFormat;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,10 +2,10 @@ package dev.ladder.pipeline.soft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.db.TestData;
-import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.ExecutionLimits;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.read.Query;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.pipeline.agent.SchemaSubset;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
 import dev.ladder.pipeline.strategy.StrategyControlFlowTest.RecordingDatabase;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

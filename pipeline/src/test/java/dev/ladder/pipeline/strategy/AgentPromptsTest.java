@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.text.CompletionFormat;
 import dev.ladder.inference.text.PromptFormats;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.SchemaRenderer;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.PromptTemplates;
 import dev.ladder.pipeline.prompt.SqlPrompt;
+import dev.ladder.sql.db.SchemaRenderer;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.schema.Schema;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

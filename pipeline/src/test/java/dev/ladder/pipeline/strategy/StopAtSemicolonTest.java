@@ -3,11 +3,11 @@ package dev.ladder.pipeline.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.GenerationRequest;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.Dialect;
-import dev.ladder.pipeline.db.TestData;
-import dev.ladder.pipeline.sql.post.SqlPostProcessor;
-import dev.ladder.pipeline.sql.post.SqlPostProcessor.Cleaned;
+import dev.ladder.sql.Dialect;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.post.SqlPostProcessor;
+import dev.ladder.sql.post.SqlPostProcessor.Cleaned;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;

@@ -5,17 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.pipeline.agent.SchemaSubset;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.DatabaseKind;
-import dev.ladder.pipeline.db.Execution;
-import dev.ladder.pipeline.db.ExecutionError;
-import dev.ladder.pipeline.db.ExecutionLimits;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.TestData;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.prompt.SqlPrompt;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.DatabaseKind;
+import dev.ladder.sql.db.Execution;
+import dev.ladder.sql.db.ExecutionError;
+import dev.ladder.sql.db.ExecutionLimits;
+import dev.ladder.sql.db.TestData;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -220,7 +220,7 @@ class StrategyControlFlowTest {
         GenerationRequest samples = rs.get(2);
         // the schema subset is on by default: the samples see the standard prompt over the subset only
         String overSubset = SqlPrompt.of(model.promptFormat()).prompt(
-                dev.ladder.pipeline.db.SchemaRenderer.summary(SchemaSubset.restrict(ctx.schema(), subset)),
+                dev.ladder.sql.db.SchemaRenderer.summary(SchemaSubset.restrict(ctx.schema(), subset)),
                 POOL.subList(0, 3), HOW_MANY);
         assertThat(samples.prompt()).isEqualTo(overSubset).isNotEqualTo(standard);
         assertThat(samples.n()).isEqualTo(4);
@@ -451,7 +451,7 @@ class StrategyControlFlowTest {
 
     static String standardPrompt(ScriptedLanguageModel model, List<Example> exemplars, String question) {
         return SqlPrompt.of(model.promptFormat()).prompt(
-                dev.ladder.pipeline.db.SchemaRenderer.summary(classicModels.schema()), exemplars, question);
+                dev.ladder.sql.db.SchemaRenderer.summary(classicModels.schema()), exemplars, question);
     }
 
     /** The selection rule, from the trace's scores: gate first, then the highest total, ties to the earlier. */

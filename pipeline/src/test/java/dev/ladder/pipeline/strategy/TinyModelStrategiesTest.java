@@ -3,8 +3,8 @@ package dev.ladder.pipeline.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.llm.DjlLanguageModel;
-import dev.ladder.pipeline.db.Database;
-import dev.ladder.pipeline.db.TestData;
+import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.TestData;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;

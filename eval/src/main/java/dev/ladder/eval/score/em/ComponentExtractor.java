@@ -1,6 +1,6 @@
 package dev.ladder.eval.score.em;
 
-import dev.ladder.pipeline.sql.read.SqlVocabulary;
+import dev.ladder.sql.read.SqlVocabulary;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package dev.ladder.eval.score.em;
 
-import dev.ladder.pipeline.sql.read.Query;
-import dev.ladder.pipeline.db.Schema;
+import dev.ladder.sql.read.Query;
+import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

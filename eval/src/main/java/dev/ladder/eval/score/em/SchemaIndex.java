@@ -1,9 +1,9 @@
 package dev.ladder.eval.score.em;
 
-import dev.ladder.pipeline.db.Column;
-import dev.ladder.pipeline.db.ForeignKey;
-import dev.ladder.pipeline.db.Schema;
-import dev.ladder.pipeline.db.Table;
+import dev.ladder.sql.schema.Column;
+import dev.ladder.sql.schema.ForeignKey;
+import dev.ladder.sql.schema.Schema;
+import dev.ladder.sql.schema.Table;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;

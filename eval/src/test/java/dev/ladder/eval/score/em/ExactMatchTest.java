@@ -3,7 +3,7 @@ package dev.ladder.eval.score.em;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ladder.pipeline.sql.read.Query;
+import dev.ladder.sql.read.Query;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,0 @@
-package dev.ladder.pipeline.db;
-
-/**
- * @param name     column name as declared
- * @param type     normalised declared type (see {@link SqlTypes#normalize})
- * @param nullable false when declared NOT NULL (or part of a SQLite primary key declared so)
- */
-public record Column(String name, String type, boolean nullable) {}

@@ -1,6 +1,5 @@
 package dev.ladder.eval.experiment;
 
-import dev.ladder.eval.run.Cell;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

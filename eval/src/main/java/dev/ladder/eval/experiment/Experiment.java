@@ -1,7 +1,6 @@
 package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.bench.ItemSubset;
-import dev.ladder.eval.run.Cell;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.sql.db.SqlMode;

@@ -2,8 +2,8 @@ package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.ScoringSetup;
 import dev.ladder.eval.score.em.EmMode;
+import dev.ladder.eval.testsuite.ScoringSetup;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;

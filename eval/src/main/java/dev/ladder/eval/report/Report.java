@@ -1,12 +1,12 @@
 package dev.ladder.eval.report;
 
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Comparisons;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungFactors;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.eval.experiment.ScorerSpec;
-import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.pipeline.oracle.OracleModel;

@@ -1,11 +1,11 @@
 package dev.ladder.eval.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentException;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
-import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;

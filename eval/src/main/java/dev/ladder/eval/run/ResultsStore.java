@@ -3,6 +3,7 @@ package dev.ladder.eval.run;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.UncheckedIOException;

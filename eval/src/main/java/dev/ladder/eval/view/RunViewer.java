@@ -2,10 +2,10 @@ package dev.ladder.eval.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.report.Report;
 import dev.ladder.eval.report.ReportTable;
 import dev.ladder.eval.report.RunLoader;
-import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;

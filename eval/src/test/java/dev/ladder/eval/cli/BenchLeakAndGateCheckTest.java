@@ -23,7 +23,7 @@ class BenchLeakAndGateCheckTest {
         assertThat(clean.code()).isZero();
         assertThat(clean.out()).contains("development set: classicmodels train (200)").contains("clean: ");
 
-        String planted = dev.ladder.eval.bench.LeakCheckTest.testOnlyWords().get(0);
+        String planted = dev.ladder.eval.check.LeakCheckTest.testOnlyWords().get(0);
         Path lexicon = Files.writeString(dir.resolve("extra.txt"), "# planted\nplanted: " + planted + "\n");
         Run leak = LadderCliTest.run("bench", "leak-check", "--lexicon", lexicon.toString());
         assertThat(leak.code()).isEqualTo(1);

@@ -3,7 +3,6 @@ package dev.ladder.eval.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.em.EmMode;
 import dev.ladder.pipeline.gsr.GsrSettings;

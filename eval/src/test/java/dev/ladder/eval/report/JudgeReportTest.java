@@ -2,12 +2,12 @@ package dev.ladder.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.eval.run.Cell;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
 
 /** The judge's column and agreement table, Cohen's kappa, and the pipeline error analysis table. */
 class JudgeReportTest {

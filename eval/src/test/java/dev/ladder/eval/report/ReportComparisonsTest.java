@@ -2,9 +2,9 @@ package dev.ladder.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
-import dev.ladder.eval.run.Cell;
 import dev.ladder.eval.run.ItemResult;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.ladder.eval.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ladder.eval.run.Cell;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.ladder.eval.report;
 
-import dev.ladder.eval.run.Cell;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
 import java.util.ArrayList;
 import java.util.List;

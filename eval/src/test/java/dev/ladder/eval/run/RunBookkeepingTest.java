@@ -2,6 +2,7 @@ package dev.ladder.eval.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.inference.model.DType;

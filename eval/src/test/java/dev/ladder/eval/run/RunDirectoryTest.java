@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.score.Predictions;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;

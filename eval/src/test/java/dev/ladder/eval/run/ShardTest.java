@@ -3,6 +3,7 @@ package dev.ladder.eval.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.sql.db.UserError;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.ladder.eval.view;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.eval.run.Cell;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
 import java.nio.charset.StandardCharsets;

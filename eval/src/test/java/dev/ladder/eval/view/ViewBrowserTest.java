@@ -3,7 +3,7 @@ package dev.ladder.eval.view;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.ladder.eval.run.Cell;
+import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;

@@ -1,4 +1,4 @@
-package dev.ladder.eval.bench;
+package dev.ladder.eval.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
-package dev.ladder.eval.bench;
+package dev.ladder.eval.check;
 
+import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.pipeline.agent.AgentWords;
 import dev.ladder.pipeline.agent.AgentWords.Word;

@@ -1,4 +1,4 @@
-package dev.ladder.eval.bench;
+package dev.ladder.eval.check;
 
 import dev.ladder.sql.read.Query;
 import java.util.ArrayList;

@@ -1,7 +1,8 @@
-package dev.ladder.eval.score;
+package dev.ladder.eval.testsuite;
 
+import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.EmbeddedMariaDb;

@@ -1,4 +1,4 @@
-package dev.ladder.eval.report;
+package dev.ladder.eval.bench;
 
 import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.read.Query;

@@ -1,8 +1,9 @@
-package dev.ladder.eval.report;
+package dev.ladder.eval.score;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.ladder.eval.bench.GoldFeatures;
 import dev.ladder.eval.score.em.EmTestSchema;
 import dev.ladder.sql.read.Query;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package dev.ladder.eval.run;
+package dev.ladder.eval.experiment;
 
 import java.util.Objects;
 

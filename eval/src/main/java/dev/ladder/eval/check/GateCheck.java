@@ -1,5 +1,6 @@
-package dev.ladder.eval.bench;
+package dev.ladder.eval.check;
 
+import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.pipeline.agent.Intent;
 import dev.ladder.pipeline.agent.IntentClassifier;
 import dev.ladder.pipeline.agent.IntentGate;

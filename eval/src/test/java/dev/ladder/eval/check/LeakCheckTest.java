@@ -1,10 +1,13 @@
-package dev.ladder.eval.bench;
+package dev.ladder.eval.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.eval.bench.LeakCheck.Entry;
-import dev.ladder.eval.bench.LeakCheck.Provenance;
-import dev.ladder.eval.bench.LeakCheck.Report;
+import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.eval.check.LeakCheck.Entry;
+import dev.ladder.eval.check.LeakCheck.Provenance;
+import dev.ladder.eval.check.LeakCheck.Report;
 import dev.ladder.pipeline.agent.AgentWords;
 import dev.ladder.pipeline.agent.AgentWords.Word;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.ladder.eval.report;
+package dev.ladder.eval.score;
 
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.score.em.OrderUnit;

@@ -1,6 +1,7 @@
-package dev.ladder.eval.bench;
+package dev.ladder.eval.check;
 
-import dev.ladder.eval.report.ErrorTaxonomy;
+import dev.ladder.eval.bench.SqlFeatures;
+import dev.ladder.eval.score.ErrorTaxonomy;
 import dev.ladder.eval.score.TiedOrder;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.testsuite.NeighbourQueries;

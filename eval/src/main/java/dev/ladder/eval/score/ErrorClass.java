@@ -1,4 +1,4 @@
-package dev.ladder.eval.report;
+package dev.ladder.eval.score;
 
 import java.util.Locale;
 

@@ -1,6 +1,7 @@
 package dev.ladder.adapters;
 
 import ai.djl.Device;
+import dev.ladder.inference.device.Placement;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.model.ModelException;
 
@@ -19,6 +20,12 @@ public final class AdaptedModels {
      */
     public static DjlLanguageModel load(Path baseDir, Path adapterDir, Device device, DjlLanguageModel.Options options) {
         return load(baseDir, adapterDir, MergeBase.FULL, device, options);
+    }
+
+    /** As {@link #load(Path, Path, MergeBase, Device, DjlLanguageModel.Options)} on a placement. */
+    public static DjlLanguageModel load(Path baseDir, Path adapterDir, MergeBase mergeBase, Placement placement,
+                                        DjlLanguageModel.Options options) {
+        return load(baseDir, adapterDir, mergeBase, placement.toDjl(), options);
     }
 
     /** As {@link #load(Path, Path, Device, DjlLanguageModel.Options)} with a chosen merge base. */

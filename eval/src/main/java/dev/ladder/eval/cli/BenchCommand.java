@@ -1,6 +1,6 @@
 package dev.ladder.eval.cli;
 
-import ai.djl.Device;
+import dev.ladder.inference.device.Placement;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.bench.Benchmark;
@@ -330,7 +330,7 @@ final class BenchCommand {
             Path dir = ModelCommand.resolve(model);
             LlamaModel.Options precision = ModelLoader.engineOptions(dtype);
             GenerationBenchmark.Result r;
-            Device on = DeviceOptions.resolve(where);
+            Placement on = DeviceOptions.resolve(where);
             // GPU memory before the load and after the model is closed: the runner's one-model-resident rule
             var before = GenerationBenchmark.gpuMemory(on);
             try {

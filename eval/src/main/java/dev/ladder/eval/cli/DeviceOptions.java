@@ -1,6 +1,6 @@
 package dev.ladder.eval.cli;
 
-import ai.djl.Device;
+import dev.ladder.inference.device.Placement;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.TorchSetupException;
 import dev.ladder.sql.db.UserError;
@@ -19,9 +19,9 @@ final class DeviceOptions {
     }
 
     /** The device; a choice the loaded libtorch cannot serve (cuda on a CPU build) is a user error. */
-    static Device resolve(DeviceChoice choice) {
+    static Placement resolve(DeviceChoice choice) {
         try {
-            return choice.resolve();
+            return choice.place();
         } catch (TorchSetupException e) {
             throw new UserError(e.getMessage(), e);
         }

@@ -1,6 +1,6 @@
 package dev.ladder.eval.cli;
 
-import ai.djl.Device;
+import dev.ladder.inference.device.Placement;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.adapters.AdaptedWeightSource;
@@ -9,7 +9,6 @@ import dev.ladder.adapters.PeftAdapter;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
-import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.llm.WeightSource;
@@ -63,7 +62,7 @@ final class ModelLogitsCommand implements Callable<Integer> {
         Path adapter = modelFlags.adapter;
         var merge = ModelFlags.mergeBase(modelFlags.mergeBase, adapter);
         Path dir = ModelCommand.resolve(modelFlags.model);
-        Device on = DeviceOptions.resolve(DeviceOptions.parse(modelFlags.device));
+        Placement on = DeviceOptions.resolve(DeviceOptions.parse(modelFlags.device));
         ModelConfig config;
         try {
             config = ModelConfig.read(dir);
@@ -95,7 +94,7 @@ final class ModelLogitsCommand implements Callable<Integer> {
                 logits = m.prefillLogits(ids.stream().mapToInt(Integer::intValue).toArray());
                 greedy = generate == 0 ? List.of() : lm.generate(List.of(new GenerationRequest(null, ids, generate,
                         Sampling.GREEDY, 1, 0, Set.of(), List.of()))).get(0).candidates().get(0).tokenIds();
-                write(ids, greedy, logits, config.vocabSize(), loadedAs, DeviceChoice.label(m.device()),
+                write(ids, greedy, logits, config.vocabSize(), loadedAs, m.placement().label(),
                         loadSeconds);
             }
         } catch (ModelException | AdapterException e) {

@@ -226,7 +226,7 @@ final class ServeCommand implements Callable<Integer> {
             try {
                 Tokenizer tokenizer = Tokenizer.load(dir);
                 String fingerprint = "model=" + modelPrint + " dtype=" + loaded.dtype() + " device="
-                        + DeviceChoice.label(loaded.device()) + " adapter=" + adapterPrint
+                        + loaded.device().label() + " adapter=" + adapterPrint
                         + (adapter != null ? " merge-base=" + mb : "");
                 String name = servedName != null ? servedName.strip() : loaded.model().name();
                 // the BOS a text prompt gets with add_special_tokens: the one the model's own tokenizer adds, if any

@@ -1,6 +1,6 @@
 package dev.ladder.eval.run;
 
-import ai.djl.engine.EngineException;
+import dev.ladder.inference.EngineFailureException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -27,7 +27,6 @@ import dev.ladder.inference.EngineEvents;
 import dev.ladder.inference.EngineRequestException;
 import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.LanguageModel;
-import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.openai.OpenAiLanguageModel;
 import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.oracle.OracleKey;
@@ -477,7 +476,7 @@ public final class ExperimentRunner {
                     + ", and running the experiment again resumes there", e);
         } catch (EngineRequestException e) {
             throw new UserError(e.getMessage(), e);
-        } catch (EngineException e) {
+        } catch (EngineFailureException e) {
             throw new InfrastructureError("the inference engine failed on " + cell.name() + " item " + item.id() + ": "
                     + e.getMessage() + "; nothing was stored for it, and running the experiment again resumes there", e);
         } catch (RuntimeException e) {
@@ -725,7 +724,7 @@ public final class ExperimentRunner {
         if (cache == null) return model;
         // dtype and device change the numbers (f16 on a GPU, f32 on a CPU): part of the model's identity
         String cacheIdentity = m.modelPrint() + "/" + spec.engine() + "/" + loaded.dtype() + "/"
-                + loaded.device().getDeviceType()
+                + loaded.device().type()
                 + (m.adapter() != null && !spec.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "/" + spec.mergeBase() : "");
         CachedLanguageModel cached = new CachedLanguageModel(model, cacheIdentity, m.adapterPrint(), cache);
         cachedModels.add(cached);
@@ -737,7 +736,7 @@ public final class ExperimentRunner {
         Map<String, String> env = new TreeMap<>(readEnvironment(dir));
         String p = "models." + id + ".";
         env.putIfAbsent(p + "engine", loaded.report() == null ? ModelSpec.ONNX : "djl");
-        env.putIfAbsent(p + "device", DeviceChoice.label(loaded.device()));
+        env.putIfAbsent(p + "device", loaded.device().label());
         env.putIfAbsent(p + "dtype", loaded.dtype());
         if (loaded.report() == null || loaded.plan() == null) {
             dir.writeEnvironment(env);

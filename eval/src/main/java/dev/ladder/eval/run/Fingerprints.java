@@ -1,6 +1,6 @@
 package dev.ladder.eval.run;
 
-import ai.djl.engine.Engine;
+import dev.ladder.inference.device.TorchRuntime;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -137,7 +137,7 @@ public final class Fingerprints {
         env.put("os.version", System.getProperty("os.version", "unknown"));
         env.put("cpu.processors", Integer.toString(Runtime.getRuntime().availableProcessors()));
         env.put("memory.max_heap_bytes", Long.toString(Runtime.getRuntime().maxMemory()));
-        env.put("djl.version", property(Engine.class, "/ai/djl/engine/api.properties", "djl_version"));
+        env.put("djl.version", TorchRuntime.djlVersion());
         env.put("ladder.version", property(Fingerprints.class, "/ladder-version.properties", "version"));
         return Collections.unmodifiableMap(env);
     }

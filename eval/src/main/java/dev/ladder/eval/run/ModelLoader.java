@@ -1,6 +1,6 @@
 package dev.ladder.eval.run;
 
-import ai.djl.Device;
+import dev.ladder.inference.device.Placement;
 import dev.ladder.adapters.AdaptedModels;
 import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.MergeBase;
@@ -120,7 +120,7 @@ public final class ModelLoader {
      * A loaded model, where it runs, the dtype {@code auto} resolved to, its memory plan, and what loading took (time,
      * peak host memory, warnings such as weights clamped to the f16 range).
      */
-    public record Loaded(LanguageModel model, Device device, String dtype, MemoryPlan plan, LoadReport report) {}
+    public record Loaded(LanguageModel model, Placement device, String dtype, MemoryPlan plan, LoadReport report) {}
 
     /**
      * Resolves the device and dtype, says on {@code log} what it loads where (before loading, so a slow or failing
@@ -141,7 +141,7 @@ public final class ModelLoader {
     public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log, int maxBatchRows) {
         if (ONNX.equals(spec.engine())) return loadOnnx(modelDir, adapter, spec, log, maxBatchRows);
         Checked checked = check(modelDir, adapter, spec);
-        Device device = checked.device();
+        Placement device = checked.device();
         MemoryPlan plan = checked.plan();
         String dtype = plan.request().format().cliName();
         LlamaModel.Options model = engineOptions(dtype);
@@ -149,7 +149,7 @@ public final class ModelLoader {
         DjlLanguageModel.Options options = new DjlLanguageModel.Options(model, maxBatchRows, base.prefillTokens(), base.threads());
         if (log != null) {
             log.println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter
-                    + (spec.mergeBase() == MergeBase.NF4 ? " (merged into the NF4 base)" : "")) + " on " + DeviceChoice.label(device)
+                    + (spec.mergeBase() == MergeBase.NF4 ? " (merged into the NF4 base)" : "")) + " on " + device.label()
                     + " as " + dtype + (spec.dtype().equals(dtype) ? "" : " (dtype " + spec.dtype() + ")")
                     + (plan.budgetBytes() != UNKNOWN_BUDGET ? ", planned " + MemorySize.format(plan.totalBytes()) + " of "
                     + MemorySize.format(plan.budgetBytes()) : "") + " ...");
@@ -204,9 +204,9 @@ public final class ModelLoader {
         if (!"djl".equals(spec.engine())) {
             throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use djl or onnx)");
         }
-        Device device;
+        Placement device;
         try {
-            device = spec.device().resolve();
+            device = spec.device().place();
         } catch (TorchSetupException e) {
             throw new UserError(e.getMessage(), e);
         }
@@ -232,7 +232,7 @@ public final class ModelLoader {
 
     /** The device a load resolved to and its memory plan (whose request holds the weight format). */
     /** @param plan the memory plan (null for the onnx engine, whose export fixes its precision) */
-    public record Checked(Device device, MemoryPlan plan) {}
+    public record Checked(Placement device, MemoryPlan plan) {}
 
     static final String ONNX = "onnx";
 
@@ -242,7 +242,7 @@ public final class ModelLoader {
             throw new UserError("engine onnx takes no adapter: merge it first and export the merged model (docs/onnx.md)");
         }
         // auto is the CPU: the CUDA provider needs the onnxruntime_gpu jar (docs/onnx.md), so a GPU is asked for by name
-        Device device = spec.device().kind() == DeviceChoice.Kind.CUDA ? Device.gpu(spec.device().index()) : Device.cpu();
+        Placement device = spec.device().kind() == DeviceChoice.Kind.CUDA ? Placement.gpu(spec.device().index()) : Placement.cpu();
         try {
             OnnxLanguageModel.check(modelDir);
         } catch (ModelException e) {
@@ -280,7 +280,7 @@ public final class ModelLoader {
      *
      * @throws UserError for an unknown dtype or an unreadable config.json
      */
-    static MemoryPlan plan(Path modelDir, LoadSpec spec, Device device) {
+    static MemoryPlan plan(Path modelDir, LoadSpec spec, Placement device) {
         ModelConfig config;
         try {
             config = ModelConfig.read(modelDir);
@@ -307,9 +307,9 @@ public final class ModelLoader {
     /** The budget of a plan whose device memory could not be read: it always fits, and is never enforced. */
     static final long UNKNOWN_BUDGET = Long.MAX_VALUE;
 
-    private static long gpuMemory(Device device) {
+    private static long gpuMemory(Placement device) {
         for (TorchRuntime.Gpu g : TorchRuntime.info().gpus()) {
-            if (g.index() == device.getDeviceId()) return Math.max(0, g.totalBytes());
+            if (g.index() == device.index()) return Math.max(0, g.totalBytes());
         }
         return 0;
     }

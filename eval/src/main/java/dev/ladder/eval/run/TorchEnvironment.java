@@ -1,6 +1,5 @@
 package dev.ladder.eval.run;
 
-import ai.djl.util.Utils;
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.TorchRuntime;
 import dev.ladder.inference.store.StorePaths;
@@ -43,7 +42,7 @@ public final class TorchEnvironment {
         env.put("host.memory_total_bytes", Long.toString(MemorySize.physicalMemory()));
         env.put("cache.ladder", StorePaths.cacheDir().toString());
         env.put("cache.models", StorePaths.modelsDir().toString());
-        env.put("cache.djl", Utils.getEngineCacheDir("pytorch").toString());
+        env.put("cache.djl", TorchRuntime.engineCacheDir().toString());
         return env;
     }
 }

@@ -151,6 +151,24 @@ class LayeringTest {
         assertThat(inline).as("inline fully-qualified names in main code: import them").isEmpty();
     }
 
+    /** An engine library's types: only the inference (and adapters) module may hold them. */
+    private static final Pattern ENGINE_TYPE = Pattern.compile("\\bai\\.(djl|onnxruntime)\\.");
+
+    /** eval reaches the engines through inference's facade (Placement, TorchRuntime, the loaders), never their types. */
+    @Test
+    void evalNeverNamesAnEngineType() throws IOException {
+        Path src = Path.of("..").toAbsolutePath().normalize().resolve("eval/src/main/java");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(src)) {
+            for (Path f : walk.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String code = NOT_CODE.matcher(Files.readString(f, StandardCharsets.UTF_8)).replaceAll(" ");
+                Matcher m = ENGINE_TYPE.matcher(code);
+                if (m.find()) found.add(src.relativize(f) + ": ai." + m.group(1));
+            }
+        }
+        assertThat(found).as("eval code naming an engine library's types").isEmpty();
+    }
+
     private static String packageOf(String text) {
         Matcher m = PACKAGE.matcher(text);
         return m.find() ? m.group(1) : "";

@@ -107,7 +107,7 @@ class RunFaultsTest {
     @Test
     void anEngineFailureIsAnInfrastructureFailure() throws IOException {
         Experiment e = experiment("engine");
-        assertThatThrownBy(() -> runner(e, failingAt(2, () -> new ai.djl.engine.EngineException("CUDA out of memory"))).run())
+        assertThatThrownBy(() -> runner(e, failingAt(2, () -> new dev.ladder.inference.EngineFailureException("CUDA out of memory", null))).run())
                 .isInstanceOf(InfrastructureError.class)
                 .hasMessageContaining("the inference engine failed on prompt-k0 item")
                 .hasMessageContaining("CUDA out of memory");

@@ -42,6 +42,11 @@ public record DeviceChoice(Kind kind, int index) {
         throw new TorchSetupException(where + " must be auto, cpu, cuda or cuda:N, got '" + value + "'");
     }
 
+    /** Where a model runs: this choice resolved on the engine {@link TorchRuntime#engine()} started. */
+    public Placement place() {
+        return Placement.of(resolve());
+    }
+
     /** The device on the engine {@link TorchRuntime#engine()} started. */
     public Device resolve() {
         Engine e = TorchRuntime.engine();

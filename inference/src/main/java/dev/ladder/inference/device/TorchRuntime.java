@@ -4,6 +4,7 @@ import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.engine.StandardCapabilities;
 import ai.djl.pytorch.jni.LibUtils;
+import ai.djl.util.Utils;
 import ai.djl.util.cuda.CudaUtils;
 import java.io.File;
 import java.io.IOException;
@@ -186,6 +187,24 @@ public final class TorchRuntime {
             System.setProperty("PYTORCH_LIBRARY_EXCLUSION",
                     exclusion.isBlank() ? "libtorch_python.so" : exclusion + ",libtorch_python.so");
         }
+    }
+
+    /** DJL's version (its {@code api.properties}, read without starting an engine), or {@code unknown}. */
+    public static String djlVersion() {
+        try (InputStream in = Engine.class.getResourceAsStream("/ai/djl/engine/api.properties")) {
+            if (in == null) return "unknown";
+            Properties p = new Properties();
+            p.load(in);
+            String v = p.getProperty("djl_version");
+            return v == null || v.isBlank() ? "unknown" : v.strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** Where DJL keeps the PyTorch engine's native files (ENGINE_CACHE_DIR, else its default under the user's home). */
+    public static Path engineCacheDir() {
+        return Utils.getEngineCacheDir("pytorch");
     }
 
     /** The libtorch version DJL's PyTorch engine was built for (its {@code pytorch-engine.properties}). */

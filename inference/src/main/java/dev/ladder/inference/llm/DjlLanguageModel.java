@@ -2,6 +2,9 @@ package dev.ladder.inference.llm;
 
 import dev.ladder.inference.device.EngineLimits;
 import ai.djl.Device;
+import ai.djl.engine.EngineException;
+import dev.ladder.inference.EngineFailureException;
+import dev.ladder.inference.device.Placement;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -113,6 +116,11 @@ public final class DjlLanguageModel implements LanguageModel {
         return load(modelDir, UnaryOperator.identity(), device, options);
     }
 
+    /** As {@link #load(Path, Device, Options)} on a placement. */
+    public static DjlLanguageModel load(Path modelDir, Placement placement, Options options) {
+        return load(modelDir, placement.toDjl(), options);
+    }
+
     /**
      * As {@link #load(Path, Device, Options)}, with the weights read through {@code wrap} (e.g. LoRA adapters merged
      * at load time); config, tokenizer and prompt format still come from {@code modelDir}.
@@ -190,6 +198,14 @@ public final class DjlLanguageModel implements LanguageModel {
     /** Runs the requests (one call at a time: calls from several threads are serialised). */
     @Override
     public synchronized List<Completion> generate(List<GenerationRequest> requests) {
+        try {
+            return generateOnEngine(requests);
+        } catch (EngineException e) {
+            throw new EngineFailureException(e.getMessage(), e);
+        }
+    }
+
+    private List<Completion> generateOnEngine(List<GenerationRequest> requests) {
         // PyTorch's grad mode is per thread and DJL turns it off only on the thread that started the engine; on any
         // other thread (ladder serve's scheduler) every op would go through autograd's dispatch
         JniUtils.setGradMode(false);

@@ -1,6 +1,7 @@
 package dev.ladder.inference.llm;
 
 import ai.djl.Device;
+import dev.ladder.inference.device.Placement;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -256,6 +257,17 @@ public final class GenerationBenchmark {
         try (NDArray first = a.get(0)) {
             first.toFloatArray();
         }
+    }
+
+    /** As {@link #run(Path, Device, int, List, int, int, LlamaModel.Options)} on a placement. */
+    public static Result run(Path modelDir, Placement placement, int threads, List<Integer> batches, int promptTokens,
+                             int decodeSteps, LlamaModel.Options modelOptions) {
+        return run(modelDir, placement.toDjl(), threads, batches, promptTokens, decodeSteps, modelOptions);
+    }
+
+    /** GPU memory of a placement from CUDA, or null on a CPU or when CUDA cannot be asked. */
+    public static GpuMemory gpuMemory(Placement placement) {
+        return gpuMemory(placement.toDjl());
     }
 
     /** GPU memory of {@code device} from CUDA, or null on a CPU or when CUDA cannot be asked. */

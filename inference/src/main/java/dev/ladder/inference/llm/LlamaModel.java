@@ -1,6 +1,7 @@
 package dev.ladder.inference.llm;
 
 import ai.djl.Device;
+import dev.ladder.inference.device.Placement;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
@@ -145,6 +146,11 @@ public final class LlamaModel implements AutoCloseable {
      *
      * @throws ModelException when a tensor is missing or has the wrong shape
      */
+    public static LlamaModel load(ModelConfig config, WeightSource weights, Placement placement, Options options) {
+        return load(config, weights, placement.toDjl(), options);
+    }
+
+    /** As {@link #load(ModelConfig, WeightSource, Placement, Options)} on an engine device. */
     public static LlamaModel load(ModelConfig config, WeightSource weights, Device device, Options options) {
         long t0 = System.nanoTime();
         // through TorchRuntime: the libtorch mode (bundled / pip / download) is applied before DJL starts
@@ -216,6 +222,11 @@ public final class LlamaModel implements AutoCloseable {
 
     public Device device() {
         return manager.getDevice();
+    }
+
+    /** Where the weights are, as callers outside the engine see it. */
+    public Placement placement() {
+        return Placement.of(device());
     }
 
     /** Activation / KV-cache type (float32 or float16). */

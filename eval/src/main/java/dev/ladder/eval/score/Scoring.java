@@ -68,45 +68,69 @@ public final class Scoring {
     }
 
     /**
+     * VA, EX, EM and TS of one prediction, each by its metric ({@link BuiltInMetrics}), with their flags.
+     *
      * @param golds the gold SQL first, then any alternatives accepted as equivalent
      */
     public ItemScore score(String id, String category, List<String> golds, String predicted) {
-        List<String> flags = new ArrayList<>();
-        if (predicted == null || predicted.isBlank()) {
-            flags.add("no-prediction");
-            return new ItemScore(id, category, false, false, false, suite.isPresent() ? false : null,
-                    options.label(), "no prediction", flags);
-        }
-        Execution raw = original.execute(predicted);
-        boolean va = raw.ok();
-        String error = raw instanceof Execution.Failure f ? f.error().toString() : null;
+        return score(new MetricItem(id, category, golds), new Prediction(predicted));
+    }
 
-        boolean em = false;
-        for (int g = 0; g < golds.size() && !em; g++) {
-            EmScore s;
-            try {
-                s = exactMatch.score(golds.get(g), predicted);
-            } catch (IllegalArgumentException e) {
-                // the gold is the benchmark's fault, not the prediction's: EM cannot hold, and the row says why
-                addOnce(flags, "gold-unreadable");
+    /** As {@link #score(String, String, List, String)} for a prediction other metrics share (its runs are kept). */
+    public ItemScore score(MetricItem item, Prediction prediction) {
+        if (prediction.isEmpty()) {
+            return new ItemScore(item.id(), item.category(), false, false, false, suite.isPresent() ? false : null,
+                    options.label(), "no prediction", List.of("no-prediction"));
+        }
+        MetricValue va = BuiltInMetrics.VA.score(item, prediction, this);
+        MetricValue em = BuiltInMetrics.EM.score(item, prediction, this);
+        MetricValue ex = BuiltInMetrics.EX.score(item, prediction, this);
+        MetricValue ts = BuiltInMetrics.TS.score(item, prediction, this);
+        List<String> flags = new ArrayList<>();
+        for (MetricValue v : List.of(em, ex, ts)) v.flags().forEach(f -> addOnce(flags, f));
+        return new ItemScore(item.id(), item.category(), va.holds(), ex.holds(), em.holds(), ts.asBoolean(),
+                options.label(), va.detail(), flags);
+    }
+
+    /** The database the predictions are scored on. */
+    public Database original() {
+        return original;
+    }
+
+    /** The test suite's databases (empty when there is none). */
+    public Optional<List<Database>> suite() {
+        return suite;
+    }
+
+    /** Exact set match against this database's schema. */
+    public ExactMatch exactMatch() {
+        return exactMatch;
+    }
+
+    /** The prediction as EX runs it on the original database (DISTINCT removed in Spider mode, ...). */
+    String prepared(Prediction prediction) {
+        return ExecutionMatch.prepare(prediction.sql(), options, original.dialect());
+    }
+
+    /** Whether the prediction returns on {@code db} what {@code gold} returns there (EX on one database). */
+    boolean sameAnswer(Database db, String gold, Prediction prediction, List<String> flags) {
+        String run = prepared(prediction);
+        Execution pred = db == original ? prediction.run(db, run, db::execute)
+                : prediction.run(db, run, sql -> rerunOnTimeout(db, sql, flags));
+        return sameAnswer(db, gold, pred, flags);
+    }
+
+    /** Whether the prediction holds for {@code gold} on every suite database on which the gold itself runs. */
+    boolean holdsOnSuite(String gold, Prediction prediction, List<String> flags) {
+        for (Database db : suite.get()) {
+            // a database on which the gold itself fails cannot judge the prediction: skip it, say so
+            if (!goldResult(db, gold).ok()) {
+                addOnce(flags, "gold-failed:" + db.name());
                 continue;
             }
-            em = s.match();
-            if (em && g > 0) flags.add("alternative");
+            if (!sameAnswer(db, gold, prediction, flags)) return false;
         }
-
-        String runPredicted = ExecutionMatch.prepare(predicted, options, original.dialect());
-        Execution pred = runPredicted.equals(predicted) ? raw : original.execute(runPredicted);
-        boolean ex = false;
-        Boolean ts = suite.isPresent() ? false : null;
-        for (int g = 0; g < golds.size() && !(ex && (ts == null || ts)); g++) {
-            boolean exHere = sameAnswer(original, golds.get(g), pred, flags);
-            if (!exHere) continue;
-            if (!ex && g > 0 && !flags.contains("alternative")) flags.add("alternative");
-            ex = true;
-            if (suite.isPresent() && !ts) ts = holdsOnSuite(golds.get(g), runPredicted, flags);
-        }
-        return new ItemScore(id, category, va, ex, em, ts, options.label(), error, flags);
+        return true;
     }
 
     /** EX alone (no EM, no test suite): whether {@code predicted} returns what one of the golds returns. */
@@ -116,18 +140,6 @@ public final class Scoring {
         List<String> flags = new ArrayList<>();
         for (String gold : golds) if (sameAnswer(original, gold, pred, flags)) return true;
         return false;
-    }
-
-    private boolean holdsOnSuite(String gold, String runPredicted, List<String> flags) {
-        for (Database db : suite.get()) {
-            // a database on which the gold itself fails cannot judge the prediction: skip it, say so
-            if (!goldResult(db, gold).ok()) {
-                addOnce(flags, "gold-failed:" + db.name());
-                continue;
-            }
-            if (!sameAnswer(db, gold, rerunOnTimeout(db, runPredicted, flags), flags)) return false;
-        }
-        return true;
     }
 
     /**
@@ -179,7 +191,7 @@ public final class Scoring {
         return goldResults.computeIfAbsent(db.name() + '\u0000' + run, k -> rerunOnTimeout(db, run, new ArrayList<>()));
     }
 
-    private static void addOnce(List<String> flags, String flag) {
+    static void addOnce(List<String> flags, String flag) {
         if (!flags.contains(flag)) flags.add(flag);
     }
 }

@@ -9,6 +9,8 @@ import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.eval.experiment.ScorerSpec;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ItemResult;
+import dev.ladder.eval.score.MetricValue;
+import dev.ladder.eval.score.Metrics;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.pipeline.strategy.Pipelines;
 import java.nio.file.Path;
@@ -183,6 +185,7 @@ public final class Report {
     private final ReportTable costs;
     private final ReportTable judgeAgreement;
     private final ReportTable diagnoses;
+    private final ReportTable metrics;
     private final Map<String, OracleTrace> oracle;
     private final ReportTable oracleAnalysis;
     private final ReportTable oracleLosses;
@@ -220,6 +223,7 @@ public final class Report {
         this.costs = buildCosts();
         this.judgeAgreement = hasJudge ? buildJudgeAgreement() : null;
         this.diagnoses = allRows().anyMatch(r -> r.diagnosis() != null) ? buildDiagnoses() : null;
+        this.metrics = otherMetrics().isEmpty() ? null : buildMetrics(otherMetrics());
         this.oracle = Map.copyOf(oracle);
         this.oracleAnalysis = cellInfo.stream().anyMatch(c -> oracleNoise(c) != null) ? buildOracleAnalysis() : null;
         this.oracleLosses = oracleAnalysis != null ? buildOracleLosses() : null;
@@ -476,6 +480,7 @@ public final class Report {
     public List<ReportTable> tables() {
         List<ReportTable> all = new ArrayList<>();
         all.add(summary);
+        metrics().ifPresent(all::add);
         seeds().ifPresent(all::add);
         all.add(categoryEx);
         categoryTs().ifPresent(all::add);
@@ -496,6 +501,14 @@ public final class Report {
         return Optional.ofNullable(judgeAgreement);
     }
 
+    /**
+     * Rows: cells; columns: every metric beyond the standard ones (VA, EX, EM, TS, the second EX mode, the judge),
+     * its mean over the items it applies to; only when a run has such a metric.
+     */
+    public Optional<ReportTable> metrics() {
+        return Optional.ofNullable(metrics);
+    }
+
     /** Rows: a pipeline's error categories; columns: items of each cell in the category; only when any. */
     public Optional<ReportTable> diagnoses() {
         return Optional.ofNullable(diagnoses);
@@ -513,7 +526,7 @@ public final class Report {
 
     /** The ids of every table a report can have, whether this one has it or not. */
     public static List<String> tableIds() {
-        return List.of("summary", "seeds", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts",
+        return List.of("summary", "metrics", "seeds", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts",
                 "comparisons", "attribution", "errors", "judge-agreement", "diagnoses", "oracle-analysis", "oracle-losses", "costs");
     }
 
@@ -1086,6 +1099,43 @@ public final class Report {
                         + "chance; missing when either side is constant). A prediction that is empty or does not "
                         + "execute is judged NO without asking the judge."),
                 t, styles, Set.of());
+    }
+
+    /** The metrics the rows hold beyond the standard ones, in the order they first appear. */
+    private List<String> otherMetrics() {
+        LinkedHashSet<String> names = new LinkedHashSet<>();
+        allRows().forEach(r -> names.addAll(r.scores().keySet()));
+        names.removeAll(Metrics.standardNames());
+        return List.copyOf(names);
+    }
+
+    private ReportTable buildMetrics(List<String> names) {
+        StringColumn rung = StringColumn.create("rung");
+        IntColumn n = IntColumn.create("n");
+        List<DoubleColumn> means = new ArrayList<>();
+        for (String name : names) means.add(DoubleColumn.create(name));
+        for (CellInfo c : cellInfo) {
+            Collection<ItemResult> rows = byRung.get(c.name()).values();
+            rung.append(c.name());
+            n.append(rows.size());
+            for (int i = 0; i < names.size(); i++) {
+                String name = names.get(i);
+                means.get(i).append(rows.stream().map(r -> r.score(name)).filter(MetricValue::present)
+                        .mapToDouble(MetricValue::value).average().orElse(Double.NaN));
+            }
+        }
+        Table t = Table.create("metrics", rung, n);
+        means.forEach(t::addColumns);
+        List<String> described = new ArrayList<>();
+        for (String name : names) {
+            Metrics.registered().stream().filter(m -> m.name().equals(name)).findFirst()
+                    .ifPresent(m -> described.add(name + ": " + m.description()));
+        }
+        return new ReportTable("metrics", "Other metrics by rung",
+                caption("One row per rung; n: items it answered; one column per metric the run scored besides VA, EX, "
+                        + "EM and TS, holding its mean over the items it applies to (missing where it applies to none)"
+                        + (described.isEmpty() ? "." : ". " + String.join("; ", described) + ".")),
+                t, Map.of(), Set.of());
     }
 
     private ReportTable buildDiagnoses() {

@@ -1,6 +1,5 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.inference.EngineFailureException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,14 +15,21 @@ import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.eval.experiment.ScorerSpec;
+import dev.ladder.eval.score.BuiltInMetrics;
 import dev.ladder.eval.score.ErrorTaxonomy;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ItemScore;
+import dev.ladder.eval.score.Metric;
+import dev.ladder.eval.score.MetricItem;
+import dev.ladder.eval.score.MetricValue;
+import dev.ladder.eval.score.Metrics;
+import dev.ladder.eval.score.Prediction;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.testsuite.ScoringSetup;
 import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.eval.testsuite.TestSuiteBuilder;
 import dev.ladder.inference.EngineEvents;
+import dev.ladder.inference.EngineFailureException;
 import dev.ladder.inference.EngineRequestException;
 import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.LanguageModel;
@@ -527,16 +533,35 @@ public final class ExperimentRunner {
 
     /** Scores one answer and reads the features the report slices by. */
     static ItemResult result(Cell cell, BenchmarkItem item, Answer answer, Scorers scoring, CallCounter.Snapshot calls) {
-        ItemScore s = scoring.main().score(item.id(), item.category(), item.allGold(), answer.sql());
-        Boolean exAlt = scoring.alsoEx() == null ? null
-                : scoring.alsoEx().score(item.id(), item.category(), item.allGold(), answer.sql()).ex();
-        String errorClass = scoring.taxonomy().classify(item.sql(), answer.sql(), s.va(), s.ex()).label();
+        MetricItem metricItem = new MetricItem(item.id(), item.category(), item.allGold());
+        // one prediction for every metric, so that each execution of it runs once
+        Prediction prediction = new Prediction(answer.sql());
+        Map<String, MetricValue> scores = new LinkedHashMap<>(scoring.main().values(metricItem, prediction));
+        MetricValue va = scores.get(BuiltInMetrics.VA.name());
+        // the row keeps the error in its own column; VA's value is enough
+        scores.put(BuiltInMetrics.VA.name(), new MetricValue(va.value(), null));
+        if (scoring.alsoEx() != null) {
+            scores.put(ItemResult.EX_ALT, BuiltInMetrics.EX.score(metricItem, prediction, scoring.alsoEx()));
+        }
+        for (Metric m : Metrics.registered()) scores.put(m.name(), scoreSafely(m, metricItem, prediction, scoring.main()));
+        boolean ex = scores.get(BuiltInMetrics.EX.name()).holds();
+        String errorClass = scoring.taxonomy().classify(item.sql(), answer.sql(), va.holds(), ex).label();
         GoldFeatures gold = GoldFeatures.of(item.sql());
         Trace t = answer.trace();
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
-                answer.sql(), s.va(), s.ex(), s.em(), s.ts(), s.error(), errorClass, t.chosen(), t.promptTokens(),
-                t.generatedTokens(), t.millis(), gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(),
-                calls.calls(), calls.cached(), exAlt, null, null, diagnosis(t));
+                answer.sql(), va.detail(), errorClass, t.chosen(), t.promptTokens(), t.generatedTokens(), t.millis(),
+                gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(), calls.calls(), calls.cached(),
+                diagnosis(t), scores);
+    }
+
+    /** A registered metric's value; one that fails is absent, its failure the detail (a metric never stops a run). */
+    static MetricValue scoreSafely(Metric m, MetricItem item, Prediction prediction, Scoring databases) {
+        try {
+            return m.score(item, prediction, databases);
+        } catch (RuntimeException e) {
+            return new MetricValue(null, "failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")));
+        }
     }
 
     /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */

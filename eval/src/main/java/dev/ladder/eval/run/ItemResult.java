@@ -1,9 +1,14 @@
 package dev.ladder.eval.run;
 
+import dev.ladder.eval.score.BuiltInMetrics;
+import dev.ladder.eval.score.MetricValue;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * One row of a run's results store: one benchmark item answered by one cell, scored.
+ * One row of a run's results store: one benchmark item answered by one cell, with every metric's value.
  *
  * @param cell            {@link Cell#name()}
  * @param itemId          the benchmark item's id
@@ -12,10 +17,6 @@ import java.util.Objects;
  * @param question        the question
  * @param gold            the gold SQL
  * @param predicted       the predicted SQL ({@code ""} when the strategy had none)
- * @param va              the prediction executes
- * @param ex              execution accuracy
- * @param em              exact set match
- * @param ts              test-suite accuracy; null when the run has no suite
  * @param error           the execution error of the prediction ({@code KIND: message}), null when it ran
  * @param errorClass      the error taxonomy class ({@code correct}, {@code not-executable}, {@code wrong-table}, ...)
  * @param chosen          which candidate the strategy chose ({@code standard}, {@code repair}, {@code fallback}, ...)
@@ -29,18 +30,23 @@ import java.util.Objects;
  * @param calls           model calls ({@code generate} requests) the answer made
  * @param cachedCalls     of those, the ones the generation cache answered (no model work; their time is not the
  *                        model's)
- * @param exAlt           EX in the experiment's second EX mode ({@code scorers.ex_mode: [spider, bird]}), null when
- *                        the experiment asks for one mode
- * @param judge           the LLM judge's verdict on the prediction ({@code scorers.judge}), null when not judged
- * @param judgeReason     the judge's reasoning, null when not judged
- * @param diagnosis       a pipeline's own error category for an answer it did not accept (the progressive
- *                        pipeline's error analysis), null when none
+ * @param diagnosis       a pipeline's own error category for an answer it did not accept (its error-analysis stage),
+ *                        null when none
+ * @param scores          every metric's value by name, in the order they were computed: {@code VA}, {@code EX},
+ *                        {@code EM}, {@code TS} (absent without a suite), {@link #EX_ALT} (EX in the experiment's
+ *                        second mode), {@link #JUDGE} (the LLM judge, its reasoning as the detail), then any
+ *                        registered metric's
  */
 public record ItemResult(String cell, String itemId, String category, String difficulty, String question,
-                         String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,
-                         String errorClass, String chosen, int promptTokens, int generatedTokens, long millis,
-                         int tables, int joins, int aggregates, int nesting, int calls, int cachedCalls,
-                         Boolean exAlt, Boolean judge, String judgeReason, String diagnosis) {
+                         String gold, String predicted, String error, String errorClass, String chosen,
+                         int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
+                         int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores) {
+
+    /** The metric name of EX in the experiment's second EX mode ({@code scorers.ex_mode: [spider, bird]}). */
+    public static final String EX_ALT = "EX-alt";
+    /** The metric name of the LLM judge's verdict ({@code scorers.judge}); its detail is the judge's reasoning. */
+    public static final String JUDGE = "judge";
+
     public ItemResult {
         Objects.requireNonNull(cell, "cell");
         Objects.requireNonNull(itemId, "itemId");
@@ -48,6 +54,86 @@ public record ItemResult(String cell, String itemId, String category, String dif
         if (calls < 0 || cachedCalls < 0 || cachedCalls > calls) {
             throw new IllegalArgumentException("calls " + calls + ", cached " + cachedCalls);
         }
+        scores = Collections.unmodifiableMap(new LinkedHashMap<>(scores));
+    }
+
+    /**
+     * A row with the built-in metrics' values.
+     *
+     * @param ts    null when the run has no suite
+     * @param exAlt null when the experiment asks for one EX mode
+     * @param judge null when not judged
+     */
+    public ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                      String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,
+                      String errorClass, String chosen, int promptTokens, int generatedTokens, long millis,
+                      int tables, int joins, int aggregates, int nesting, int calls, int cachedCalls,
+                      Boolean exAlt, Boolean judge, String judgeReason, String diagnosis) {
+        this(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen, promptTokens,
+                generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls, diagnosis,
+                builtIn(va, ex, em, ts, exAlt, judge, judgeReason));
+    }
+
+    private static Map<String, MetricValue> builtIn(boolean va, boolean ex, boolean em, Boolean ts, Boolean exAlt,
+                                                    Boolean judge, String judgeReason) {
+        Map<String, MetricValue> m = new LinkedHashMap<>();
+        m.put(BuiltInMetrics.VA.name(), MetricValue.of(va, null));
+        m.put(BuiltInMetrics.EX.name(), MetricValue.of(ex, null));
+        m.put(BuiltInMetrics.EM.name(), MetricValue.of(em, null));
+        if (ts != null) m.put(BuiltInMetrics.TS.name(), MetricValue.of(ts, null));
+        if (exAlt != null) m.put(EX_ALT, MetricValue.of(exAlt, null));
+        if (judge != null) m.put(JUDGE, MetricValue.ofNullable(judge, judgeReason));
+        return m;
+    }
+
+    /** The value of a metric, or {@link MetricValue#ABSENT}. */
+    public MetricValue score(String metric) {
+        return scores.getOrDefault(metric, MetricValue.ABSENT);
+    }
+
+    /** The prediction executes. */
+    public boolean va() {
+        return score(BuiltInMetrics.VA.name()).holds();
+    }
+
+    /** Execution accuracy. */
+    public boolean ex() {
+        return score(BuiltInMetrics.EX.name()).holds();
+    }
+
+    /** Exact set match. */
+    public boolean em() {
+        return score(BuiltInMetrics.EM.name()).holds();
+    }
+
+    /** Test-suite accuracy; null when the run has no suite. */
+    public Boolean ts() {
+        return score(BuiltInMetrics.TS.name()).asBoolean();
+    }
+
+    /** EX in the experiment's second EX mode, null when it asks for one. */
+    public Boolean exAlt() {
+        return score(EX_ALT).asBoolean();
+    }
+
+    /** The LLM judge's verdict, null when not judged. */
+    public Boolean judge() {
+        return score(JUDGE).asBoolean();
+    }
+
+    /** The judge's reasoning, null when not judged. */
+    public String judgeReason() {
+        MetricValue v = scores.get(JUDGE);
+        return v == null ? null : v.detail();
+    }
+
+    /** This row with one more metric's value (or a new value for one it has). */
+    public ItemResult withScore(String metric, MetricValue value) {
+        Map<String, MetricValue> m = new LinkedHashMap<>(scores);
+        m.put(metric, value);
+        return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
+                promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
+                diagnosis, m);
     }
 
     /** A row not judged, without a diagnosis. */
@@ -62,9 +148,12 @@ public record ItemResult(String cell, String itemId, String category, String dif
 
     /** This row with the judge's verdict. */
     public ItemResult withJudge(Boolean verdict, String reason) {
-        return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, va, ex, em, ts, error,
-                errorClass, chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls,
-                cachedCalls, exAlt, verdict, reason, diagnosis);
+        if (verdict != null) return withScore(JUDGE, MetricValue.ofNullable(verdict, reason));
+        Map<String, MetricValue> m = new LinkedHashMap<>(scores);
+        m.remove(JUDGE);
+        return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
+                promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
+                diagnosis, m);
     }
 
     /** A row without call counts and with one EX mode. */

@@ -19,7 +19,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import dev.ladder.eval.score.MetricValue;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +34,9 @@ import java.util.TreeMap;
 
 /**
  * The results of one run: a SQLite file ({@code results.sqlite}) with one row per cell ({@code cells}), one row per
- * (cell, item) ({@code results}) and key/value pairs ({@code meta}). A run resumes by skipping what {@link #has} knows.
+ * benchmark item ({@code items}: question, gold and the gold's features, written once), one row per answer (cell,
+ * item) ({@code results}), one row per metric of an answer ({@code scores}: cell, item, metric, value, detail; a new
+ * metric needs no new column) and key/value pairs ({@code meta}). A run resumes by skipping what {@link #has} knows.
  *
  * <p>Durability: rollback journal with {@code synchronous=FULL}, auto-commit, so every write method is one
  * transaction that is on disk when it returns; a process killed at any moment leaves each row whole or absent.
@@ -44,7 +49,7 @@ import java.util.TreeMap;
 public final class ResultsStore implements AutoCloseable {
 
     /** The schema this code writes; a file with another {@code user_version} is refused. */
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
     /** {@code PRAGMA application_id} of a results store ("LDRR"), so a foreign SQLite file is not mistaken for one. */
     static final int APPLICATION_ID = 0x4C445252;
 
@@ -59,38 +64,43 @@ public final class ResultsStore implements AutoCloseable {
               strategy TEXT    NOT NULL,
               seed     INTEGER NOT NULL
             );
+            CREATE TABLE items (
+              item_id    TEXT    PRIMARY KEY,
+              item_order INTEGER NOT NULL,
+              category   TEXT,
+              difficulty TEXT,
+              question   TEXT,
+              gold       TEXT,
+              tables     INTEGER NOT NULL,
+              joins      INTEGER NOT NULL,
+              aggregates INTEGER NOT NULL,
+              nesting    INTEGER NOT NULL
+            );
             CREATE TABLE results (
               cell             TEXT    NOT NULL REFERENCES cells(name),
-              item_id          TEXT    NOT NULL,
+              item_id          TEXT    NOT NULL REFERENCES items(item_id),
               item_order       INTEGER NOT NULL,
-              category         TEXT,
-              difficulty       TEXT,
-              question         TEXT,
-              gold             TEXT,
               predicted        TEXT    NOT NULL,
-              va               INTEGER NOT NULL,
-              ex               INTEGER NOT NULL,
-              em               INTEGER NOT NULL,
-              ts               INTEGER,
               error            TEXT,
               error_class      TEXT,
               chosen           TEXT,
               prompt_tokens    INTEGER NOT NULL,
               generated_tokens INTEGER NOT NULL,
               millis           INTEGER NOT NULL,
-              tables           INTEGER NOT NULL,
-              joins            INTEGER NOT NULL,
-              aggregates       INTEGER NOT NULL,
-              nesting          INTEGER NOT NULL,
               calls            INTEGER NOT NULL DEFAULT 0,
               cached_calls     INTEGER NOT NULL DEFAULT 0,
-              ex_alt           INTEGER,
-              judge            INTEGER,
-              judge_reason     TEXT,
               diagnosis        TEXT,
               trace_json       TEXT    NOT NULL,
               PRIMARY KEY (cell, item_id),
               UNIQUE (cell, item_order)
+            );
+            CREATE TABLE scores (
+              cell    TEXT NOT NULL,
+              item_id TEXT NOT NULL,
+              metric  TEXT NOT NULL,
+              value   REAL,
+              detail  TEXT,
+              PRIMARY KEY (cell, item_id, metric)
             );
             CREATE TABLE meta (
               key   TEXT PRIMARY KEY,
@@ -100,7 +110,8 @@ public final class ResultsStore implements AutoCloseable {
 
     /**
      * What takes an older store to this schema, one version at a time (a version-1 run keeps its rows; their call
-     * counts read as 0; rows before version 3 are not judged and have no diagnosis).
+     * counts read as 0; rows before version 3 are not judged and have no diagnosis). Version 4 moves each item's
+     * facts to {@code items} and every metric's value to {@code scores}, one row per metric, in the file itself.
      */
     private static final Map<Integer, String> UPGRADES = Map.of(1, """
             ALTER TABLE results ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
@@ -110,16 +121,78 @@ public final class ResultsStore implements AutoCloseable {
             ALTER TABLE results ADD COLUMN judge INTEGER;
             ALTER TABLE results ADD COLUMN judge_reason TEXT;
             ALTER TABLE results ADD COLUMN diagnosis TEXT;
+            """, 3, """
+            CREATE TABLE items (
+              item_id    TEXT    PRIMARY KEY,
+              item_order INTEGER NOT NULL,
+              category   TEXT,
+              difficulty TEXT,
+              question   TEXT,
+              gold       TEXT,
+              tables     INTEGER NOT NULL,
+              joins      INTEGER NOT NULL,
+              aggregates INTEGER NOT NULL,
+              nesting    INTEGER NOT NULL
+            );
+            INSERT INTO items SELECT item_id, MIN(item_order), category, difficulty, question, gold, tables, joins,
+              aggregates, nesting FROM results GROUP BY item_id;
+            CREATE TABLE scores (
+              cell    TEXT NOT NULL,
+              item_id TEXT NOT NULL,
+              metric  TEXT NOT NULL,
+              value   REAL,
+              detail  TEXT,
+              PRIMARY KEY (cell, item_id, metric)
+            );
+            INSERT INTO scores SELECT cell, item_id, 'VA', va, NULL FROM results;
+            INSERT INTO scores SELECT cell, item_id, 'EX', ex, NULL FROM results;
+            INSERT INTO scores SELECT cell, item_id, 'EM', em, NULL FROM results;
+            INSERT INTO scores SELECT cell, item_id, 'TS', ts, NULL FROM results WHERE ts IS NOT NULL;
+            INSERT INTO scores SELECT cell, item_id, 'EX-alt', ex_alt, NULL FROM results WHERE ex_alt IS NOT NULL;
+            INSERT INTO scores SELECT cell, item_id, 'judge', judge, judge_reason FROM results WHERE judge IS NOT NULL;
+            CREATE TABLE results_v4 (
+              cell             TEXT    NOT NULL REFERENCES cells(name),
+              item_id          TEXT    NOT NULL REFERENCES items(item_id),
+              item_order       INTEGER NOT NULL,
+              predicted        TEXT    NOT NULL,
+              error            TEXT,
+              error_class      TEXT,
+              chosen           TEXT,
+              prompt_tokens    INTEGER NOT NULL,
+              generated_tokens INTEGER NOT NULL,
+              millis           INTEGER NOT NULL,
+              calls            INTEGER NOT NULL DEFAULT 0,
+              cached_calls     INTEGER NOT NULL DEFAULT 0,
+              diagnosis        TEXT,
+              trace_json       TEXT    NOT NULL,
+              PRIMARY KEY (cell, item_id),
+              UNIQUE (cell, item_order)
+            );
+            INSERT INTO results_v4 SELECT cell, item_id, item_order, predicted, error, error_class, chosen,
+              prompt_tokens, generated_tokens, millis, calls, cached_calls, diagnosis, trace_json FROM results;
+            DROP TABLE results;
+            ALTER TABLE results_v4 RENAME TO results;
             """);
 
-    private static final List<String> COLUMN_LIST = List.of("cell", "item_id", "item_order", "category", "difficulty",
-            "question", "gold", "predicted", "va", "ex", "em", "ts", "error", "error_class", "chosen", "prompt_tokens",
-            "generated_tokens", "millis", "tables", "joins", "aggregates", "nesting", "calls", "cached_calls", "ex_alt", "judge", "judge_reason", "diagnosis", "trace_json");
-    private static final String COLUMNS = String.join(", ", COLUMN_LIST);
+    private static final List<String> RESULT_COLUMNS = List.of("cell", "item_id", "item_order", "predicted", "error",
+            "error_class", "chosen", "prompt_tokens", "generated_tokens", "millis", "calls", "cached_calls", "diagnosis",
+            "trace_json");
     /** Insert, or replace every column but the key of an existing (cell, item_id) row (a re-score). */
-    private static final String UPSERT = "INSERT INTO results (" + COLUMNS + ") VALUES ("
-            + String.join(", ", Collections.nCopies(COLUMN_LIST.size(), "?")) + ") ON CONFLICT (cell, item_id) DO UPDATE SET "
-            + String.join(", ", COLUMN_LIST.subList(2, COLUMN_LIST.size()).stream().map(c -> c + " = excluded." + c).toList());
+    private static final String UPSERT_RESULT = "INSERT INTO results (" + String.join(", ", RESULT_COLUMNS) + ") VALUES ("
+            + String.join(", ", Collections.nCopies(RESULT_COLUMNS.size(), "?")) + ") ON CONFLICT (cell, item_id) DO UPDATE SET "
+            + String.join(", ", RESULT_COLUMNS.subList(2, RESULT_COLUMNS.size()).stream().map(c -> c + " = excluded." + c).toList());
+    private static final String UPSERT_ITEM = "INSERT INTO items (item_id, item_order, category, difficulty, question, gold, "
+            + "tables, joins, aggregates, nesting) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_id) DO UPDATE SET "
+            + "category = excluded.category, difficulty = excluded.difficulty, question = excluded.question, "
+            + "gold = excluded.gold, tables = excluded.tables, joins = excluded.joins, aggregates = excluded.aggregates, "
+            + "nesting = excluded.nesting";
+    private static final String UPSERT_SCORE = "INSERT INTO scores (cell, item_id, metric, value, detail) VALUES (?, ?, ?, ?, ?) "
+            + "ON CONFLICT (cell, item_id, metric) DO UPDATE SET value = excluded.value, detail = excluded.detail";
+    /** A result row joined with its item; scores are read separately and attached. */
+    private static final String SELECT_RESULTS = "SELECT r.cell, r.item_id, r.item_order, i.category, i.difficulty, "
+            + "i.question, i.gold, r.predicted, r.error, r.error_class, r.chosen, r.prompt_tokens, r.generated_tokens, "
+            + "r.millis, i.tables, i.joins, i.aggregates, i.nesting, r.calls, r.cached_calls, r.diagnosis "
+            + "FROM results r JOIN items i ON i.item_id = r.item_id JOIN cells c ON c.name = r.cell";
 
     private final Path file;
     private final Connection db;
@@ -302,52 +375,75 @@ public final class ResultsStore implements AutoCloseable {
         Objects.requireNonNull(r, "result");
         requireObject(traceJson);
         if (itemOrder < 0) throw new IllegalArgumentException("itemOrder must be >= 0, got " + itemOrder);
-        try (PreparedStatement s = db.prepareStatement(UPSERT)) {
-            int i = 1;
-            s.setString(i++, r.cell());
-            s.setString(i++, r.itemId());
-            s.setInt(i++, itemOrder);
-            s.setString(i++, r.category());
-            s.setString(i++, r.difficulty());
-            s.setString(i++, r.question());
-            s.setString(i++, r.gold());
-            s.setString(i++, r.predicted());
-            s.setInt(i++, r.va() ? 1 : 0);
-            s.setInt(i++, r.ex() ? 1 : 0);
-            s.setInt(i++, r.em() ? 1 : 0);
-            if (r.ts() == null) s.setNull(i++, Types.INTEGER);
-            else s.setInt(i++, r.ts() ? 1 : 0);
-            s.setString(i++, r.error());
-            s.setString(i++, r.errorClass());
-            s.setString(i++, r.chosen());
-            s.setInt(i++, r.promptTokens());
-            s.setInt(i++, r.generatedTokens());
-            s.setLong(i++, r.millis());
-            s.setInt(i++, r.tables());
-            s.setInt(i++, r.joins());
-            s.setInt(i++, r.aggregates());
-            s.setInt(i++, r.nesting());
-            s.setInt(i++, r.calls());
-            s.setInt(i++, r.cachedCalls());
-            if (r.exAlt() == null) s.setNull(i++, Types.INTEGER);
-            else s.setInt(i++, r.exAlt() ? 1 : 0);
-            if (r.judge() == null) s.setNull(i++, Types.INTEGER);
-            else s.setInt(i++, r.judge() ? 1 : 0);
-            s.setString(i++, r.judgeReason());
-            s.setString(i++, r.diagnosis());
-            s.setString(i, traceJson);
+        inOneTransaction(() -> {
+            try {
+                putItem(r, itemOrder);
+                try (PreparedStatement s = db.prepareStatement(UPSERT_RESULT)) {
+                    int i = 1;
+                    s.setString(i++, r.cell());
+                    s.setString(i++, r.itemId());
+                    s.setInt(i++, itemOrder);
+                    s.setString(i++, r.predicted());
+                    s.setString(i++, r.error());
+                    s.setString(i++, r.errorClass());
+                    s.setString(i++, r.chosen());
+                    s.setInt(i++, r.promptTokens());
+                    s.setInt(i++, r.generatedTokens());
+                    s.setLong(i++, r.millis());
+                    s.setInt(i++, r.calls());
+                    s.setInt(i++, r.cachedCalls());
+                    s.setString(i++, r.diagnosis());
+                    s.setString(i, traceJson);
+                    s.executeUpdate();
+                }
+                // a re-score replaces the row's metrics as a whole
+                try (PreparedStatement s = db.prepareStatement("DELETE FROM scores WHERE cell = ? AND item_id = ?")) {
+                    s.setString(1, r.cell());
+                    s.setString(2, r.itemId());
+                    s.executeUpdate();
+                }
+                for (Map.Entry<String, MetricValue> e : r.scores().entrySet()) putScore(r.cell(), r.itemId(), e.getKey(), e.getValue());
+            } catch (SQLException e) {
+                String msg = String.valueOf(e.getMessage());
+                if (msg.contains("FOREIGN KEY")) {
+                    throw new UserError("result for item '" + r.itemId() + "' names cell '" + r.cell() + "', which "
+                            + file + " does not have (record it with putCell first)", e);
+                }
+                if (msg.contains("results.cell, results.item_order")) {
+                    throw new UserError("cell '" + r.cell() + "' already has another item at order " + itemOrder
+                            + " in " + file + " (item '" + r.itemId() + "' cannot take it)", e);
+                }
+                throw failure("store result " + r.cell() + "/" + r.itemId(), e);
+            }
+        });
+    }
+
+    /** The item's facts, written with its first answer (and kept equal by later ones). */
+    private void putItem(ItemResult r, int itemOrder) throws SQLException {
+        try (PreparedStatement s = db.prepareStatement(UPSERT_ITEM)) {
+            s.setString(1, r.itemId());
+            s.setInt(2, itemOrder);
+            s.setString(3, r.category());
+            s.setString(4, r.difficulty());
+            s.setString(5, r.question());
+            s.setString(6, r.gold());
+            s.setInt(7, r.tables());
+            s.setInt(8, r.joins());
+            s.setInt(9, r.aggregates());
+            s.setInt(10, r.nesting());
             s.executeUpdate();
-        } catch (SQLException e) {
-            String msg = String.valueOf(e.getMessage());
-            if (msg.contains("FOREIGN KEY")) {
-                throw new UserError("result for item '" + r.itemId() + "' names cell '" + r.cell() + "', which "
-                        + file + " does not have (record it with putCell first)", e);
-            }
-            if (msg.contains("results.cell, results.item_order")) {
-                throw new UserError("cell '" + r.cell() + "' already has another item at order " + itemOrder
-                        + " in " + file + " (item '" + r.itemId() + "' cannot take it)", e);
-            }
-            throw failure("store result " + r.cell() + "/" + r.itemId(), e);
+        }
+    }
+
+    private void putScore(String cell, String itemId, String metric, MetricValue v) throws SQLException {
+        try (PreparedStatement s = db.prepareStatement(UPSERT_SCORE)) {
+            s.setString(1, cell);
+            s.setString(2, itemId);
+            s.setString(3, metric);
+            if (v.value() == null) s.setNull(4, Types.REAL);
+            else s.setDouble(4, v.value());
+            s.setString(5, v.detail());
+            s.executeUpdate();
         }
     }
 
@@ -363,13 +459,12 @@ public final class ResultsStore implements AutoCloseable {
 
     /** Every result: by cell index, then item order. */
     public synchronized List<ItemResult> results() {
-        return queryResults("SELECT r." + COLUMNS.replace(", ", ", r.") + " FROM results r JOIN cells c ON c.name = r.cell "
-                + "ORDER BY c.idx, r.item_order", null);
+        return queryResults(SELECT_RESULTS + " ORDER BY c.idx, r.item_order", null);
     }
 
     /** One cell's results in item order. */
     public synchronized List<ItemResult> results(String cell) {
-        return queryResults("SELECT " + COLUMNS + " FROM results WHERE cell = ? ORDER BY item_order", cell);
+        return queryResults(SELECT_RESULTS + " WHERE r.cell = ? ORDER BY r.item_order", cell);
     }
 
     /** One cell's item orders, parallel to {@link #results(String)}. */
@@ -386,26 +481,49 @@ public final class ResultsStore implements AutoCloseable {
         return out;
     }
 
+    /** The metrics the store has values of, in the order they were first written (built-in ones first). */
+    public synchronized List<String> metrics() {
+        List<String> out = new ArrayList<>();
+        try (Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT metric FROM scores GROUP BY metric ORDER BY MIN(rowid)")) {
+            while (rs.next()) out.add(rs.getString(1));
+        } catch (SQLException e) {
+            throw failure("read metrics", e);
+        }
+        return out;
+    }
+
     private List<ItemResult> queryResults(String sql, String cell) {
+        // every metric of the rows asked for, by (cell, item), in the order they were written
+        Map<String, Map<String, MetricValue>> scores = new HashMap<>();
+        try (PreparedStatement s = db.prepareStatement("SELECT cell, item_id, metric, value, detail FROM scores"
+                + (cell != null ? " WHERE cell = ?" : "") + " ORDER BY rowid")) {
+            if (cell != null) s.setString(1, cell);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    double v = rs.getDouble(4);
+                    Double value = rs.wasNull() ? null : v;
+                    scores.computeIfAbsent(rs.getString(1) + '\u0000' + rs.getString(2), k -> new LinkedHashMap<>())
+                            .put(rs.getString(3), new MetricValue(value, rs.getString(5)));
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("read scores", e);
+        }
         List<ItemResult> out = new ArrayList<>();
         try (PreparedStatement s = db.prepareStatement(sql)) {
             if (cell != null) s.setString(1, cell);
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
-                    int ts = rs.getInt("ts");
-                    Boolean tsValue = rs.wasNull() ? null : ts != 0;
-                    int exAlt = rs.getInt("ex_alt");
-                    Boolean exAltValue = rs.wasNull() ? null : exAlt != 0;
-                    int judge = rs.getInt("judge");
-                    Boolean judgeValue = rs.wasNull() ? null : judge != 0;
-                    out.add(new ItemResult(rs.getString("cell"), rs.getString("item_id"), rs.getString("category"),
-                            rs.getString("difficulty"), rs.getString("question"), rs.getString("gold"),
-                            rs.getString("predicted"), rs.getInt("va") != 0, rs.getInt("ex") != 0, rs.getInt("em") != 0,
-                            tsValue, rs.getString("error"), rs.getString("error_class"), rs.getString("chosen"),
+                    String c = rs.getString("cell");
+                    String item = rs.getString("item_id");
+                    out.add(new ItemResult(c, item, rs.getString("category"), rs.getString("difficulty"),
+                            rs.getString("question"), rs.getString("gold"), rs.getString("predicted"),
+                            rs.getString("error"), rs.getString("error_class"), rs.getString("chosen"),
                             rs.getInt("prompt_tokens"), rs.getInt("generated_tokens"), rs.getLong("millis"),
                             rs.getInt("tables"), rs.getInt("joins"), rs.getInt("aggregates"), rs.getInt("nesting"),
-                            rs.getInt("calls"), rs.getInt("cached_calls"), exAltValue, judgeValue,
-                            rs.getString("judge_reason"), rs.getString("diagnosis")));
+                            rs.getInt("calls"), rs.getInt("cached_calls"), rs.getString("diagnosis"),
+                            scores.getOrDefault(c + '\u0000' + item, Map.of())));
                 }
             }
         } catch (SQLException e) {
@@ -416,13 +534,9 @@ public final class ResultsStore implements AutoCloseable {
 
     /** Records the judge's verdict on a stored row (the judge pass after the answers; resumable: unjudged rows). */
     public synchronized void putJudge(String cell, String itemId, boolean verdict, String reason) {
-        try (PreparedStatement s = db.prepareStatement(
-                "UPDATE results SET judge = ?, judge_reason = ? WHERE cell = ? AND item_id = ?")) {
-            s.setInt(1, verdict ? 1 : 0);
-            s.setString(2, reason);
-            s.setString(3, cell);
-            s.setString(4, itemId);
-            if (s.executeUpdate() != 1) throw new UserError("no result " + cell + "/" + itemId + " in " + file + " to judge");
+        try {
+            if (!has(cell, itemId)) throw new UserError("no result " + cell + "/" + itemId + " in " + file + " to judge");
+            putScore(cell, itemId, ItemResult.JUDGE, MetricValue.of(verdict, null).withDetail(reason));
         } catch (SQLException e) {
             throw failure("store the judge's verdict on " + cell + "/" + itemId, e);
         }
@@ -481,6 +595,11 @@ public final class ResultsStore implements AutoCloseable {
      */
     public synchronized void inOneTransaction(Runnable work) {
         try {
+            // inside another transaction: part of it
+            if (!db.getAutoCommit()) {
+                work.run();
+                return;
+            }
             db.setAutoCommit(false);
             try {
                 work.run();

@@ -2,7 +2,9 @@ package dev.ladder.eval.score;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Scores of one prediction, with the rules that produced them.
@@ -30,5 +32,19 @@ public record ItemScore(
 
     public ItemScore {
         flags = flags == null ? List.of() : List.copyOf(flags);
+    }
+
+    /** The score of the built-in metrics' values: VA's detail as the error, the others' flags, EM's first. */
+    static ItemScore of(MetricItem item, Map<String, MetricValue> values, String exMode) {
+        MetricValue va = values.getOrDefault("VA", MetricValue.ABSENT);
+        List<String> flags = new ArrayList<>();
+        for (String name : List.of("EM", "EX", "TS")) {
+            for (String f : values.getOrDefault(name, MetricValue.ABSENT).flags()) {
+                if (!flags.contains(f)) flags.add(f);
+            }
+        }
+        return new ItemScore(item.id(), item.category(), va.holds(), values.getOrDefault("EX", MetricValue.ABSENT).holds(),
+                values.getOrDefault("EM", MetricValue.ABSENT).holds(), values.getOrDefault("TS", MetricValue.ABSENT).asBoolean(),
+                exMode, va.detail(), flags);
     }
 }

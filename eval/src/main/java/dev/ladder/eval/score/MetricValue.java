@@ -27,6 +27,11 @@ public record MetricValue(Double value, String detail) {
         return holds == null ? new MetricValue(null, detail) : new MetricValue(holds ? 1.0 : 0.0, detail);
     }
 
+    /** This value with another detail. */
+    public MetricValue withDetail(String d) {
+        return new MetricValue(value, d);
+    }
+
     public boolean present() {
         return value != null;
     }

@@ -9,6 +9,7 @@ import dev.ladder.sql.db.ExecutionLimits;
 import dev.ladder.sql.db.QueryResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,18 +79,17 @@ public final class Scoring {
 
     /** As {@link #score(String, String, List, String)} for a prediction other metrics share (its runs are kept). */
     public ItemScore score(MetricItem item, Prediction prediction) {
-        if (prediction.isEmpty()) {
-            return new ItemScore(item.id(), item.category(), false, false, false, suite.isPresent() ? false : null,
-                    options.label(), "no prediction", List.of("no-prediction"));
+        return ItemScore.of(item, values(item, prediction), options.label());
+    }
+
+    /** Each built-in metric's value of the prediction, by name, in {@link BuiltInMetrics#ALL} order (TS: with a suite). */
+    public Map<String, MetricValue> values(MetricItem item, Prediction prediction) {
+        Map<String, MetricValue> out = new LinkedHashMap<>();
+        for (Metric m : BuiltInMetrics.ALL) {
+            MetricValue v = m.score(item, prediction, this);
+            if (v.present()) out.put(m.name(), v);
         }
-        MetricValue va = BuiltInMetrics.VA.score(item, prediction, this);
-        MetricValue em = BuiltInMetrics.EM.score(item, prediction, this);
-        MetricValue ex = BuiltInMetrics.EX.score(item, prediction, this);
-        MetricValue ts = BuiltInMetrics.TS.score(item, prediction, this);
-        List<String> flags = new ArrayList<>();
-        for (MetricValue v : List.of(em, ex, ts)) v.flags().forEach(f -> addOnce(flags, f));
-        return new ItemScore(item.id(), item.category(), va.holds(), ex.holds(), em.holds(), ts.asBoolean(),
-                options.label(), va.detail(), flags);
+        return out;
     }
 
     /** The database the predictions are scored on. */

@@ -9,6 +9,7 @@ import dev.ladder.eval.report.RunLoader;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
+import dev.ladder.eval.score.Metrics;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Databases;
@@ -18,6 +19,7 @@ import dev.ladder.sql.db.LadderPaths;
 import dev.ladder.sql.db.QueryResult;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -330,6 +332,7 @@ public final class RunViewer {
                             .append(flag("VA", x.va())).append(flag("EX", x.ex())).append(flag("EM", x.em()))
                             .append(x.ts() == null ? "" : flag("TS", x.ts()))
                             .append(x.judge() == null ? "" : flag("Judge", x.judge()))
+                            .append(otherMetrics(x))
                             .append(" · error class ").append(Html.text(x.errorClass())).append(" · chosen ").append(Html.text(x.chosen()))
                             .append(" · ").append(x.promptTokens()).append(" + ").append(x.generatedTokens()).append(" tokens, ")
                             .append(x.millis()).append(" ms</p>").append(sql(x.predicted()))
@@ -362,6 +365,18 @@ public final class RunViewer {
               while (i < x.length) span(x[i++], 'del'); while (j < y.length) span(y[j++], 'ins'); }
             a.addEventListener('input', diff); b.addEventListener('input', diff); diff();
             """;
+
+    /** The row's metrics beyond the standard ones, each as {@code name value} with its detail on hover. */
+    private static String otherMetrics(ItemResult x) {
+        StringBuilder b = new StringBuilder();
+        x.scores().forEach((name, v) -> {
+            if (Metrics.standardNames().contains(name)) return;
+            String value = v.value() == null ? "n/a" : BigDecimal.valueOf(v.value()).stripTrailingZeros().toPlainString();
+            b.append(" <span class=\"metric\"").append(v.detail() == null ? "" : " title=\"" + Html.text(v.detail()) + "\"")
+                    .append('>').append(Html.text(name)).append(' ').append(Html.text(value)).append("</span>");
+        });
+        return b.toString();
+    }
 
     private static String flag(String name, boolean v) {
         return "<span class=\"" + (v ? "ok" : "bad") + "\">" + name + " " + (v ? "✓" : "✗") + "</span> ";

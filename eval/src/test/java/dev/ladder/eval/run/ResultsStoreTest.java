@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.eval.experiment.Cell;
+import dev.ladder.eval.score.MetricValue;
 import dev.ladder.sql.db.UserError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -114,34 +114,106 @@ class ResultsStoreTest {
         }
     }
 
+    /** The results table of schema version 3 (what Ladder wrote before metrics moved to rows of their own). */
+    private static final String V3_RESULTS = """
+            CREATE TABLE cells (name TEXT PRIMARY KEY, idx INTEGER NOT NULL UNIQUE, model TEXT NOT NULL,
+              adapter TEXT NOT NULL, strategy TEXT NOT NULL, seed INTEGER NOT NULL);
+            CREATE TABLE results (cell TEXT NOT NULL REFERENCES cells(name), item_id TEXT NOT NULL,
+              item_order INTEGER NOT NULL, category TEXT, difficulty TEXT, question TEXT, gold TEXT,
+              predicted TEXT NOT NULL, va INTEGER NOT NULL, ex INTEGER NOT NULL, em INTEGER NOT NULL, ts INTEGER,
+              error TEXT, error_class TEXT, chosen TEXT, prompt_tokens INTEGER NOT NULL,
+              generated_tokens INTEGER NOT NULL, millis INTEGER NOT NULL, tables INTEGER NOT NULL,
+              joins INTEGER NOT NULL, aggregates INTEGER NOT NULL, nesting INTEGER NOT NULL,
+              calls INTEGER NOT NULL DEFAULT 0, cached_calls INTEGER NOT NULL DEFAULT 0, ex_alt INTEGER,
+              judge INTEGER, judge_reason TEXT, diagnosis TEXT, trace_json TEXT NOT NULL,
+              PRIMARY KEY (cell, item_id), UNIQUE (cell, item_order));
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO cells VALUES ('prompt-k0', 0, 'base', '', 'prompt-k0', 0);
+            """;
+
+    /** A store as Ladder wrote it at schema {@code version} (1 or 3), with two answers of one cell. */
+    private Path oldStore(int version) throws Exception {
+        Path file = tmp.resolve("v" + version + ".sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            for (String sql : V3_RESULTS.split(";")) if (!sql.isBlank()) st.execute(sql);
+            st.execute("INSERT INTO results VALUES ('prompt-k0', 'q-1', 0, 'cat', 'easy', 'Q1?', 'SELECT 1', 'SELECT 1',"
+                    + " 1, 1, 0, 1, NULL, 'correct', 'standard', 10, 3, 5, 1, 0, 0, 0, 2, 1, 0, 1, 'it answers', NULL, '{}')");
+            st.execute("INSERT INTO results VALUES ('prompt-k0', 'q-2', 1, 'cat', 'hard', 'Q2?', 'SELECT 2', 'SELEC 2',"
+                    + " 0, 0, 0, NULL, 'SYNTAX: near', 'not-executable', 'standard', 10, 3, 5, 1, 0, 0, 0, 1, 0, NULL, NULL,"
+                    + " NULL, 'syntax', '{}')");
+            if (version == 1) {
+                for (String column : List.of("calls", "cached_calls", "ex_alt", "judge", "judge_reason", "diagnosis")) {
+                    st.execute("ALTER TABLE results DROP COLUMN " + column);
+                }
+            }
+            st.execute("PRAGMA application_id = " + 0x4C445252);
+            st.execute("PRAGMA user_version = " + version);
+        }
+        return file;
+    }
+
     @Test
     void aStoreOfSchemaVersionOneIsUpgradedInPlaceAndKeepsItsRows() throws Exception {
-        Path file = tmp.resolve("v1.sqlite");
-        try (ResultsStore s = ResultsStore.open(file)) {
-            s.putCell(K0);
-            s.put(result(K0, "q-1", "SELECT 1", true), 0, "{}");
-        }
-        // what a version-1 Ladder wrote: no call counts, no second EX mode, no judge, no diagnosis
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            for (String column : List.of("calls", "cached_calls", "ex_alt", "judge", "judge_reason", "diagnosis")) {
-                st.execute("ALTER TABLE results DROP COLUMN " + column);
-            }
-            st.execute("PRAGMA user_version = 1");
-        }
+        Path file = oldStore(1);
         try (ResultsStore s = ResultsStore.openReadOnly(file)) {
             ItemResult r = s.results(K0.name()).get(0);
             assertThat(r.predicted()).isEqualTo("SELECT 1");
             assertThat(r.calls()).isZero();
+            assertThat(List.of(r.va(), r.ex(), r.em())).containsExactly(true, true, false);
+            assertThat(r.ts()).isTrue();
             assertThat(r.exAlt()).isNull();
             assertThat(r.judge()).isNull();
             assertThat(r.diagnosis()).isNull();
         }
         try (ResultsStore s = ResultsStore.open(file)) {
-            s.put(new ItemResult(K0.name(), "q-2", null, null, null, null, "SELECT 2", true, true, false, null, null,
-                    null, null, 0, 0, 0, 0, 0, 0, 0, 3, 1, Boolean.FALSE), 1, "{}");
-            assertThat(s.results(K0.name()).get(1).calls()).isEqualTo(3);
-            assertThat(s.results(K0.name()).get(1).cachedCalls()).isEqualTo(1);
-            assertThat(s.results(K0.name()).get(1).exAlt()).isFalse();
+            s.put(new ItemResult(K0.name(), "q-3", null, null, null, null, "SELECT 3", true, true, false, null, null,
+                    null, null, 0, 0, 0, 0, 0, 0, 0, 3, 1, Boolean.FALSE), 2, "{}");
+            assertThat(s.results(K0.name()).get(2).calls()).isEqualTo(3);
+            assertThat(s.results(K0.name()).get(2).cachedCalls()).isEqualTo(1);
+            assertThat(s.results(K0.name()).get(2).exAlt()).isFalse();
+        }
+    }
+
+    @Test
+    void aVersionThreeStoreMovesEachMetricToARowOfItsOwnAndEachItemToOne() throws Exception {
+        Path file = oldStore(3);
+        try (ResultsStore s = ResultsStore.openReadOnly(file)) {
+            List<ItemResult> rows = s.results(K0.name());
+            assertThat(rows).hasSize(2);
+            ItemResult first = rows.get(0);
+            assertThat(first.scores().keySet()).containsExactly("VA", "EX", "EM", "TS", ItemResult.EX_ALT, ItemResult.JUDGE);
+            assertThat(first.exAlt()).isFalse();
+            assertThat(first.judge()).isTrue();
+            assertThat(first.judgeReason()).isEqualTo("it answers");
+            assertThat(List.of(first.category(), first.difficulty(), first.question(), first.gold()))
+                    .containsExactly("cat", "easy", "Q1?", "SELECT 1");
+            assertThat(first.calls()).isEqualTo(2);
+            ItemResult second = rows.get(1);
+            assertThat(second.scores().keySet()).containsExactly("VA", "EX", "EM");
+            assertThat(second.ts()).isNull();
+            assertThat(second.error()).isEqualTo("SYNTAX: near");
+            assertThat(second.diagnosis()).isEqualTo("syntax");
+            assertThat(s.metrics()).containsExactly("VA", "EX", "EM", "TS", ItemResult.EX_ALT, ItemResult.JUDGE);
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT (SELECT count(*) FROM items), (SELECT count(*) FROM scores), "
+                     + "(SELECT count(*) FROM pragma_table_info('results') WHERE name IN ('va', 'gold', 'judge'))")) {
+            assertThat(List.of(rs.getInt(1), rs.getInt(2), rs.getInt(3))).containsExactly(2, 9, 0);
+        }
+    }
+
+    @Test
+    void aMetricOfAnyNameIsARowAndNeedsNoColumn() {
+        try (ResultsStore s = ResultsStore.open(tmp.resolve("results.sqlite"))) {
+            s.putCell(K0);
+            ItemResult r = result(K0, "q-1", "SELECT 1", true).withScore("rows-match", new MetricValue(1.0, "3 rows"));
+            s.put(r, 0, "{}");
+            s.putJudge(K0.name(), "q-1", false, "wrong column");
+            ItemResult back = s.results(K0.name()).get(0);
+            assertThat(back.score("rows-match")).isEqualTo(new MetricValue(1.0, "3 rows"));
+            assertThat(back.judge()).isFalse();
+            assertThat(back.judgeReason()).isEqualTo("wrong column");
+            assertThat(s.metrics()).endsWith("rows-match", ItemResult.JUDGE);
         }
     }
 
@@ -161,10 +233,11 @@ class ResultsStoreTest {
         // a writer that dies before COMMIT: its row never appears
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
             c.setAutoCommit(false);
-            try (PreparedStatement p = c.prepareStatement("INSERT INTO results (cell, item_id, item_order, predicted, va, "
-                    + "ex, em, prompt_tokens, generated_tokens, millis, tables, joins, aggregates, nesting, trace_json) "
-                    + "VALUES ('prompt-k0', 'q-2', 1, 'x', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{}')")) {
-                p.executeUpdate();
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO items (item_id, item_order, tables, joins, aggregates, nesting) "
+                        + "VALUES ('q-2', 1, 0, 0, 0, 0)");
+                st.executeUpdate("INSERT INTO results (cell, item_id, item_order, predicted, prompt_tokens, "
+                        + "generated_tokens, millis, trace_json) VALUES ('prompt-k0', 'q-2', 1, 'x', 0, 0, 0, '{}')");
             }
         }
         try (ResultsStore s = ResultsStore.open(file)) {

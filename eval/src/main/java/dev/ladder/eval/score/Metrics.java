@@ -1,0 +1,58 @@
+package dev.ladder.eval.score;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+/**
+ * The metrics a run scores every answer with: the built-in ones ({@link BuiltInMetrics}: VA, EX, EM, TS), then every
+ * metric registered on the class path ({@code META-INF/services/dev.ladder.eval.score.Metric}, one line each;
+ * docs/extending.md). A registered metric that reuses a name is refused when the registry is first read.
+ */
+public final class Metrics {
+
+    /** Names the run writes itself besides the built-in metrics' (the second EX mode, the LLM judge). */
+    public static final List<String> RESERVED = List.of("EX-alt", "judge");
+
+    private static final class Holder {
+        static final List<Metric> REGISTERED = check(discover());
+    }
+
+    private Metrics() {}
+
+    /** The registered metrics beyond the built-in ones, in class-path order. */
+    public static List<Metric> registered() {
+        return Holder.REGISTERED;
+    }
+
+    /** The names of the built-in and reserved metrics: the ones every report already has a table for. */
+    public static List<String> standardNames() {
+        List<String> out = new ArrayList<>(BuiltInMetrics.ALL.stream().map(Metric::name).toList());
+        out.addAll(RESERVED);
+        return out;
+    }
+
+    private static List<Metric> discover() {
+        List<Metric> out = new ArrayList<>();
+        ServiceLoader.load(Metric.class, Metrics.class.getClassLoader()).forEach(out::add);
+        return out;
+    }
+
+    /** Refuses two metrics of one name, and names a built-in or reserved metric has. */
+    static List<Metric> check(List<Metric> metrics) {
+        Set<String> seen = new HashSet<>(standardNames());
+        for (Metric m : metrics) {
+            String n = m.name();
+            if (n == null || !n.matches("[A-Za-z][A-Za-z0-9_.-]*")) {
+                throw new IllegalStateException("metric " + m.getClass().getName() + " has no usable name ('" + n
+                        + "'; letters, digits, '.', '_' and '-')");
+            }
+            if (!seen.add(n)) {
+                throw new IllegalStateException("metric name '" + n + "' is taken (" + m.getClass().getName() + ")");
+            }
+        }
+        return List.copyOf(metrics);
+    }
+}

@@ -1,13 +1,14 @@
 package dev.ladder.eval.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ladder.sql.Dialect;
 import dev.ladder.sql.db.UserError;
+import dev.ladder.sql.read.Query;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -45,7 +46,7 @@ public final class BirdFormat {
                 databases.computeIfAbsent(db, d -> locateDatabase(file, d));
             }
             items.add(new BenchmarkItem(id, question, sql, "imported", Benchmarks.difficultyOf(sql),
-                    sql.toUpperCase(Locale.ROOT).contains("ORDER BY"), List.of(), db, evidence));
+                    Query.read(sql, Dialect.SQLITE).ordersRows(), List.of(), db, evidence));
             i++;
         }
         String defaultDb = bird ? databases.values().iterator().next() : (database == null ? "classicmodels" : database);

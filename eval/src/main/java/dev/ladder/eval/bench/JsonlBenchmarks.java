@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.sql.db.UserError;
+import dev.ladder.sql.read.Query;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -80,7 +80,7 @@ public final class JsonlBenchmarks {
         String sql = text(node, node.has("sql") ? "sql" : "query", where);
         String stem = Path.of(origin).getFileName().toString().replaceFirst("\\.[^.]*$", "");
         return new BenchmarkItem(stem + "-" + line, question, sql, "imported", Benchmarks.difficultyOf(sql),
-                sql.toUpperCase(Locale.ROOT).contains("ORDER BY"), List.of(), "", "");
+                Query.read(sql).ordersRows(), List.of(), "", "");
     }
 
     private static String text(JsonNode node, String field, String where) {

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.io.TextFiles;
+import dev.ladder.sql.Dialect;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Databases;
 import dev.ladder.sql.db.SqliteExport;
 import dev.ladder.sql.db.UserError;
+import dev.ladder.sql.read.Query;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.ForeignKey;
 import dev.ladder.sql.schema.Schema;
@@ -59,7 +61,7 @@ public final class SpiderFormat {
                 String sql = text(q, "query", where);
                 dbIds.add(db);
                 items.add(new BenchmarkItem(Benchmarks.stem(f) + "-" + (i + 1), question, sql, "imported",
-                        Benchmarks.difficultyOf(sql), sql.toUpperCase(Locale.ROOT).contains("ORDER BY"), List.of(), db, ""));
+                        Benchmarks.difficultyOf(sql), Query.read(sql, Dialect.SQLITE).ordersRows(), List.of(), db, ""));
                 i++;
             }
             if (!items.isEmpty()) splits.put(Benchmarks.stem(f), items);

@@ -1,6 +1,5 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.inference.device.Placement;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.bench.Benchmark;
@@ -20,6 +19,7 @@ import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.inference.EngineBenchmark;
+import dev.ladder.inference.device.Placement;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.GenerationBenchmark;
 import dev.ladder.inference.llm.LlamaModel;
@@ -33,6 +33,7 @@ import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.UserError;
 import dev.ladder.sql.guard.GuardVerdict;
 import dev.ladder.sql.guard.SqlGuard;
+import dev.ladder.sql.read.Query;
 import dev.ladder.sql.schema.Schema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -248,7 +249,7 @@ final class BenchCommand {
                             line.append(" (on suite database ").append(s.name()).append(": ").append(problem).append(')');
                         }
                     }
-                    if (item.orderMatters() && !item.sql().toUpperCase(Locale.ROOT).contains("ORDER BY")) {
+                    if (item.orderMatters() && !Query.read(item.sql()).ordersRows()) {
                         bad = true;
                         line.append(" (order_matters but no ORDER BY)");
                     }

@@ -4,8 +4,8 @@ import dev.ladder.sql.Dialect;
 import dev.ladder.sql.SqlLexer;
 import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.db.QueryResult;
+import dev.ladder.sql.read.Query;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The EX rules that act on the SQL text before execution, and the comparison after it.
@@ -45,20 +45,10 @@ public final class ExecutionMatch {
     }
 
     /**
-     * Whether row order counts: the gold has ORDER BY anywhere outside literals and comments
-     * (the test-suite evaluator tests {@code 'order by' in gold.lower()}).
+     * Whether row order counts: the gold has ORDER BY anywhere outside literals and comments ({@link Query#ordersRows}).
      */
     public static boolean goldOrdered(String goldSql, Dialect dialect) {
-        List<SqlToken> tokens;
-        try {
-            tokens = SqlLexer.significant(goldSql, dialect);
-        } catch (SqlLexer.LexException e) {
-            return goldSql.toLowerCase(Locale.ROOT).matches("(?s).*\\border\\s+by\\b.*");
-        }
-        for (int i = 0; i + 1 < tokens.size(); i++) {
-            if (tokens.get(i).isWord("ORDER") && tokens.get(i + 1).isWord("BY")) return true;
-        }
-        return false;
+        return Query.read(goldSql, dialect).ordersRows();
     }
 
     /** EX for two results of queries already run; {@code goldSql} decides whether order counts. */

@@ -14,6 +14,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class QueryTest {
 
     @Test
+    void rowOrderCountsForOrderByAnywhereOutsideLiteralsAndComments() {
+        assertThat(Query.read("SELECT name FROM singer ORDER\n   BY age DESC").ordersRows()).isTrue();
+        assertThat(Query.read("select name from singer order by age").ordersRows()).isTrue();
+        assertThat(Query.read("SELECT * FROM (SELECT a FROM t ORDER BY a LIMIT 3) x").ordersRows()).isTrue();
+        assertThat(Query.read("SELECT name FROM singer WHERE note = 'order by age'").ordersRows()).isFalse();
+        assertThat(Query.read("SELECT name FROM singer -- order by age\n").ordersRows()).isFalse();
+        assertThat(Query.read("SELECT border, byline FROM maps").ordersRows()).isFalse();
+        // a text that does not lex: the words anywhere
+        assertThat(Query.read("SELECT 'unterminated FROM t ORDER BY a").ordersRows()).isTrue();
+    }
+
+    @Test
     void unparseableSqlIsReadLexically() {
         // JSqlParser rejects the trailing WHERE; the lexical reading still sees one COUNT and no GROUP BY
         Query q = Query.read("SELECT COUNT(*) FROM customers WHERE");

@@ -7,7 +7,6 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
-import dev.ladder.eval.bench.GoldFeatures;
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
@@ -15,45 +14,27 @@ import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.eval.experiment.ScorerSpec;
-import dev.ladder.eval.score.BuiltInMetrics;
 import dev.ladder.eval.score.ErrorTaxonomy;
 import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.ItemScore;
-import dev.ladder.eval.score.Metric;
-import dev.ladder.eval.score.MetricItem;
-import dev.ladder.eval.score.MetricValue;
-import dev.ladder.eval.score.Metrics;
-import dev.ladder.eval.score.Prediction;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.testsuite.ScoringSetup;
 import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.eval.testsuite.TestSuiteBuilder;
-import dev.ladder.inference.EngineEvents;
-import dev.ladder.inference.EngineFailureException;
-import dev.ladder.inference.EngineRequestException;
-import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.openai.OpenAiLanguageModel;
-import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.oracle.OracleKey;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
-import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Pipelines;
-import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
-import dev.ladder.pipeline.strategy.Trace;
-import dev.ladder.pipeline.strategy.TraceStep;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.Databases;
 import dev.ladder.sql.db.EmbeddedMariaDb;
-import dev.ladder.sql.db.Execution;
-import dev.ladder.sql.db.InfrastructureError;
 import dev.ladder.sql.db.LadderPaths;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
@@ -62,7 +43,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -75,16 +55,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * Runs an experiment into its run directory, cell by cell and item by item. Every finished item is one durable row
@@ -130,6 +101,7 @@ public final class ExperimentRunner {
     private final List<CachedLanguageModel> cachedModels = new ArrayList<>();
     /** What the run decided on its own (e.g. the exemplar rule), printed once the checks are done. */
     private final List<String> notes = new ArrayList<>();
+    private final CellRunner cells;
 
     public ExperimentRunner(Experiment experiment, Options options) {
         this(experiment, options, null, experiment.output());
@@ -145,6 +117,7 @@ public final class ExperimentRunner {
     public ExperimentRunner(Experiment experiment, Options options, Shard shard, Path directory) {
         this.experiment = experiment;
         this.options = options;
+        this.cells = new CellRunner(options.progress(), options.log());
         this.shard = shard;
         this.directory = directory;
     }
@@ -285,17 +258,23 @@ public final class ExperimentRunner {
                                 Cell cell = e.getKey();
                                 Strategy strategy = Strategies.byName(cell.strategy());
                                 StrategyContext context = StrategyContext.of(model, db, exemplars, settingsOf(cell));
-                                answered += runCell(cell, strategy, context, items, mine.size(), e.getValue(),
-                                        new Scorers(scoring, alsoScoring, taxonomy), store, model);
+                                answered += cells.run(cell, strategy, context, items, mine.size(), e.getValue(),
+                                        parallelItems(cell), new RowScorer(scoring, alsoScoring, taxonomy), store, model);
                                 log.flush();
                             }
                         }
                     }
                     for (Map.Entry<Cell, List<Integer>> e : reuse.entrySet()) {
-                        answered += reuseRows(e.getKey(), firstSeedCell(e.getKey()), items, e.getValue(), store);
+                        answered += cells.reuse(e.getKey(), firstSeedCell(e.getKey()), items, e.getValue(), store);
                     }
                 }
-                if (experiment.scorers().judge() != null) judgeAll(store, db, resolved, cache, dir);
+                String judgeId = experiment.scorers().judge();
+                if (judgeId != null) {
+                    ResolvedModel judgeModel = resolved.get(judgeId);
+                    GenerationCache judgeCache = cache;
+                    new JudgePass(options.log(), experiment.settings().limits()).judge(store, db, judgeId,
+                            judgeModel == null ? null : () -> load(judgeId, judgeModel, judgeCache, dir));
+                }
                 for (CachedLanguageModel cached : cachedModels) {
                     hits += cached.hits();
                     misses += cached.misses();
@@ -319,7 +298,6 @@ public final class ExperimentRunner {
      * The scorer of EX's mode (VA, EX, EM, TS), the one of the second EX mode if the experiment asks for it, and the
      * error taxonomy of the database.
      */
-    record Scorers(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {}
 
     /** The pipeline settings of a cell: its rung's, with the cell's seed. */
     private Settings settingsOf(Cell cell) {
@@ -338,83 +316,6 @@ public final class ExperimentRunner {
     }
 
     /**
-     * Copies the rows of {@code from} (the same rung under the first seed, already run) into {@code cell}; items
-     * {@code from} lacks are left for a later start.
-     */
-    private int reuseRows(Cell cell, Cell from, List<BenchmarkItem> items, List<Integer> todo, ResultsStore store) {
-        List<ItemResult> rows = store.results(from.name());
-        List<String> traces = store.traces(from.name());
-        Map<String, Integer> at = new HashMap<>();
-        for (int i = 0; i < rows.size(); i++) at.put(rows.get(i).itemId(), i);
-        int copied = 0;
-        for (int index : todo) {
-            Integer row = at.get(items.get(index).id());
-            if (row == null) continue;
-            ItemResult r = rows.get(row);
-            ItemResult reused = new ItemResult(cell.name(), r.itemId(), r.category(), r.difficulty(), r.question(),
-                    r.gold(), r.predicted(), r.va(), r.ex(), r.em(), r.ts(), r.error(), r.errorClass(), r.chosen(),
-                    r.promptTokens(), r.generatedTokens(), r.millis(), r.tables(), r.joins(), r.aggregates(),
-                    r.nesting(), r.calls(), r.calls(), r.exAlt(), r.judge(), r.judgeReason(), r.diagnosis());
-            store.put(reused, index, traces.get(row));
-            copied++;
-        }
-        options.log().printf(Locale.ROOT, "%s: %d items reused from %s (its answers do not depend on the seed)%n",
-                cell.name(), copied, from.name());
-        return copied;
-    }
-
-    private int runCell(Cell cell, Strategy strategy, StrategyContext context, List<BenchmarkItem> items, int total,
-                        List<Integer> todo, Scorers scoring, ResultsStore store, CallCounter calls) {
-        int done = total - todo.size();
-        ProgressBar bar = options.progress() == null ? null : new ProgressBarBuilder()
-                .setTaskName(cell.name())
-                .setInitialMax(total)
-                .startsFrom(done, Duration.ZERO)
-                .setStyle(ProgressBarStyle.ASCII)
-                .setConsumer(new ConsoleProgressBarConsumer(options.progress()))
-                .showSpeed()
-                .setUnit(" items", 1)
-                .setUpdateIntervalMillis(500)
-                .build();
-        long t0 = System.nanoTime();
-        int parallel = parallelItems(cell);
-        try {
-            if (parallel <= 1) {
-                for (int index : todo) {
-                    answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
-                }
-            } else {
-                answerInParallel(parallel, cell, items, todo, strategy, context, scoring, store, calls, bar);
-            }
-        } finally {
-            if (bar != null) bar.close();
-        }
-        if (bar == null) {
-            options.log().printf(Locale.ROOT, "%s: %d items in %.1f s%s%n", cell.name(), todo.size(),
-                    (System.nanoTime() - t0) / 1e9, done > 0 ? " (" + done + " already done)" : "");
-        }
-        return todo.size();
-    }
-
-    /**
-     * Answers one item, scores it and stores its row (with the engine's events, if any, in its trace). Scoring and
-     * storing hold the store's lock: items answered in parallel reach the results store one at a time.
-     */
-    private static void answerAndStore(Cell cell, BenchmarkItem item, int index, Strategy strategy, StrategyContext context,
-                                       Scorers scoring, ResultsStore store, CallCounter calls, ProgressBar bar) {
-        EngineEvents.drain(); // left over from connecting, or from another item on this thread
-        CallCounter.Snapshot before = calls.snapshot();
-        Answer answer = answer(cell, item, strategy, context);
-        CallCounter.Snapshot spent = calls.snapshot().minus(before);
-        Trace trace = answer.trace().withEngineEvents(EngineEvents.drain());
-        Answer recorded = new Answer(answer.sql(), trace);
-        synchronized (store) {
-            store.put(result(cell, item, recorded, scoring, spent), index, trace.toJson());
-            if (bar != null) bar.step();
-        }
-    }
-
-    /**
      * How many items of a cell are answered at once: a served model's {@code max_concurrent} (the server batches what
      * is in flight), else one. Rows are keyed by item and read back in item order, so the order items finish in
      * changes no output.
@@ -422,153 +323,6 @@ public final class ExperimentRunner {
     private int parallelItems(Cell cell) {
         ModelSpec m = experiment.modelOf(rungOf(cell));
         return m.served() ? m.server().maxConcurrent() : 1;
-    }
-
-    /**
-     * Answers items on {@code parallel} threads. The first failure (a server gone for good) stops the cell: items not
-     * started are not started, items in progress finish and are stored, and the failure is thrown, so that the run
-     * resumes from exactly the items without rows.
-     */
-    private static void answerInParallel(int parallel, Cell cell, List<BenchmarkItem> items, List<Integer> todo,
-                                         Strategy strategy, StrategyContext context, Scorers scoring, ResultsStore store,
-                                         CallCounter calls, ProgressBar bar) {
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
-            Thread t = new Thread(r, cell.name() + "-item-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        try {
-            for (int index : todo) {
-                pool.execute(() -> {
-                    if (failure.get() != null) return;
-                    try {
-                        answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
-                    } catch (RuntimeException e) {
-                        failure.compareAndSet(null, e);
-                    } catch (Error e) {
-                        failure.compareAndSet(null, new IllegalStateException(e.toString(), e));
-                    }
-                });
-            }
-        } finally {
-            pool.shutdown();
-            try {
-                while (!pool.awaitTermination(1, TimeUnit.MINUTES)) {
-                    // items still in progress: their rows are worth keeping
-                }
-            } catch (InterruptedException e) {
-                pool.shutdownNow();
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (failure.get() != null) throw failure.get();
-    }
-
-    /**
-     * One item's answer. A failure of the item itself (a component that throws on what the model wrote) is contained:
-     * the item gets no SQL and the trace says why, and the run goes on. A failure of what the item runs on is not a
-     * result: an {@link InfrastructureError} (the database) or an engine failure (e.g. CUDA out of memory) stops the
-     * run with no row for the item, so that a rerun resumes there.
-     */
-    static Answer answer(Cell cell, BenchmarkItem item, Strategy strategy, StrategyContext context) {
-        try {
-            return strategy.answer(new Question(item.id(), item.question(), item.evidence()), context);
-        } catch (InfrastructureError | UserError e) {
-            throw e;
-        } catch (EngineUnavailableException e) {
-            throw new InfrastructureError(e.getMessage() + "; nothing was stored for " + cell.name() + " item " + item.id()
-                    + ", and running the experiment again resumes there", e);
-        } catch (EngineRequestException e) {
-            throw new UserError(e.getMessage(), e);
-        } catch (EngineFailureException e) {
-            throw new InfrastructureError("the inference engine failed on " + cell.name() + " item " + item.id() + ": "
-                    + e.getMessage() + "; nothing was stored for it, and running the experiment again resumes there", e);
-        } catch (RuntimeException e) {
-            String why = "failed: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-            Trace trace = new Trace.Builder(item.id(), cell.strategy()).build("", "none", why);
-            return new Answer("", trace);
-        }
-    }
-
-    /**
-     * The judge pass ({@code scorers.judge}): after every cell has answered (so the judge is the one model resident),
-     * every stored prediction not yet judged is executed and put to the judge ({@link SqlJudge}); its verdict and
-     * reasoning go into the row. A prediction that is empty or does not execute is NO without a call. Resumable: a
-     * restarted run judges only the rows without a verdict; the generation cache answers prompts judged before.
-     */
-    private void judgeAll(ResultsStore store, Database db, Map<String, ResolvedModel> resolved, GenerationCache cache,
-                          RunDirectory dir) {
-        String id = experiment.scorers().judge();
-        List<ItemResult> todo = store.results().stream().filter(r -> r.judge() == null).toList();
-        if (todo.isEmpty()) return;
-        ResolvedModel m = resolved.get(id);
-        if (m == null) {
-            options.log().println("warning: the judge model " + id + " is not available (its adapter is missing); "
-                    + todo.size() + " predictions stay unjudged");
-            return;
-        }
-        long t0 = System.nanoTime();
-        int calls = 0;
-        try (LanguageModel judge = load(id, m, cache, dir)) {
-            for (ItemResult r : todo) {
-                if (r.predicted().isBlank()) {
-                    store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
-                    continue;
-                }
-                Execution e = db.execute(r.predicted(), experiment.settings().limits());
-                if (e instanceof Execution.Failure) {
-                    store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
-                    continue;
-                }
-                SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
-                calls++;
-                store.putJudge(r.cell(), r.itemId(), v.yes(), v.reasoning());
-            }
-        }
-        options.log().printf(Locale.ROOT, "judge %s: %d predictions judged (%d model calls) in %.1f s%n", id, todo.size(),
-                calls, (System.nanoTime() - t0) / 1e9);
-    }
-
-    /** Scores one answer and reads the features the report slices by. */
-    static ItemResult result(Cell cell, BenchmarkItem item, Answer answer, Scorers scoring, CallCounter.Snapshot calls) {
-        MetricItem metricItem = new MetricItem(item.id(), item.category(), item.allGold());
-        // one prediction for every metric, so that each execution of it runs once
-        Prediction prediction = new Prediction(answer.sql());
-        Map<String, MetricValue> scores = new LinkedHashMap<>(scoring.main().values(metricItem, prediction));
-        MetricValue va = scores.get(BuiltInMetrics.VA.name());
-        // the row keeps the error in its own column; VA's value is enough
-        scores.put(BuiltInMetrics.VA.name(), new MetricValue(va.value(), null));
-        if (scoring.alsoEx() != null) {
-            scores.put(ItemResult.EX_ALT, BuiltInMetrics.EX.score(metricItem, prediction, scoring.alsoEx()));
-        }
-        for (Metric m : Metrics.registered()) scores.put(m.name(), scoreSafely(m, metricItem, prediction, scoring.main()));
-        boolean ex = scores.get(BuiltInMetrics.EX.name()).holds();
-        String errorClass = scoring.taxonomy().classify(item.sql(), answer.sql(), va.holds(), ex).label();
-        GoldFeatures gold = GoldFeatures.of(item.sql());
-        Trace t = answer.trace();
-        return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
-                answer.sql(), va.detail(), errorClass, t.chosen(), t.promptTokens(), t.generatedTokens(), t.millis(),
-                gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(), calls.calls(), calls.cached(),
-                diagnosis(t), scores);
-    }
-
-    /** A registered metric's value; one that fails is absent, its failure the detail (a metric never stops a run). */
-    static MetricValue scoreSafely(Metric m, MetricItem item, Prediction prediction, Scoring databases) {
-        try {
-            return m.score(item, prediction, databases);
-        } catch (RuntimeException e) {
-            return new MetricValue(null, "failed: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")));
-        }
-    }
-
-    /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */
-    static String diagnosis(Trace t) {
-        return t.steps(TraceStep.Stage.class).stream()
-                .filter(s -> s.stage().equals("error-analysis")).map(TraceStep.Stage::summary)
-                .reduce((a, b) -> b).orElse(null);
     }
 
     /**

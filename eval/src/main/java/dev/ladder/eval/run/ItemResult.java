@@ -146,6 +146,16 @@ public record ItemResult(String cell, String itemId, String category, String dif
                 null, null, null);
     }
 
+    /**
+     * This row as the answer of another cell of the same rung (a seed-free rung's later seeds): every call counts as
+     * cached, since no model work was done for it.
+     */
+    public ItemResult reusedIn(String otherCell) {
+        return new ItemResult(otherCell, itemId, category, difficulty, question, gold, predicted, error, errorClass,
+                chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, calls,
+                diagnosis, scores);
+    }
+
     /** This row with the judge's verdict. */
     public ItemResult withJudge(Boolean verdict, String reason) {
         if (verdict != null) return withScore(JUDGE, MetricValue.ofNullable(verdict, reason));

@@ -1,6 +1,5 @@
 package dev.ladder.eval.score;
 
-import dev.ladder.eval.score.em.EmScore;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;

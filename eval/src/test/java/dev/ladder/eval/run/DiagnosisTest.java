@@ -14,10 +14,10 @@ class DiagnosisTest {
     void theLastErrorAnalysisStageIsTheDiagnosis() {
         Trace.Builder b = new Trace.Builder("q", "progressive");
         b.add(new TraceStep.Stage("b1", "reward", "0.00", null));
-        assertThat(ExperimentRunner.diagnosis(b.build("", "none", "x"))).isNull();
+        assertThat(RowScorer.diagnosis(b.build("", "none", "x"))).isNull();
         b.add(new TraceStep.Stage("b1", "error-analysis", "wrong-join", null));
         b.add(new TraceStep.Stage("b2", "error-analysis", "wrong-filter", null));
-        assertThat(ExperimentRunner.diagnosis(b.build("SELECT 1", "b2", "x"))).isEqualTo("wrong-filter");
-        assertThat(ExperimentRunner.diagnosis(new Trace("q", "prompt-k0", "", "none", "x", 0, 0, 0, List.of()))).isNull();
+        assertThat(RowScorer.diagnosis(b.build("SELECT 1", "b2", "x"))).isEqualTo("wrong-filter");
+        assertThat(RowScorer.diagnosis(new Trace("q", "prompt-k0", "", "none", "x", 0, 0, 0, List.of()))).isNull();
     }
 }

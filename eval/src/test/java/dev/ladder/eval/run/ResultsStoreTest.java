@@ -214,6 +214,10 @@ class ResultsStoreTest {
             assertThat(back.judge()).isFalse();
             assertThat(back.judgeReason()).isEqualTo("wrong column");
             assertThat(s.metrics()).endsWith("rows-match", ItemResult.JUDGE);
+            // a seed-free rung's later seed reuses the row whole: every metric, every call counted as cached
+            ItemResult reused = back.reusedIn(QLORA.name());
+            assertThat(reused.scores()).isEqualTo(back.scores());
+            assertThat(reused.cachedCalls()).isEqualTo(reused.calls());
         }
     }
 

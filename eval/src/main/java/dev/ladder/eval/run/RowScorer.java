@@ -1,0 +1,67 @@
+package dev.ladder.eval.run;
+
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.GoldFeatures;
+import dev.ladder.eval.experiment.Cell;
+import dev.ladder.eval.score.BuiltInMetrics;
+import dev.ladder.eval.score.ErrorTaxonomy;
+import dev.ladder.eval.score.Metric;
+import dev.ladder.eval.score.MetricItem;
+import dev.ladder.eval.score.MetricValue;
+import dev.ladder.eval.score.Metrics;
+import dev.ladder.eval.score.Prediction;
+import dev.ladder.eval.score.Scoring;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Turns one answer into its results-store row: every metric's value (the built-in ones, EX in the second mode, every
+ * registered metric, all on one {@link Prediction} so that each execution runs once), the error class, the gold's
+ * features and the pipeline's own diagnosis.
+ *
+ * @param main     the scorer of the experiment's EX mode, with its test suite
+ * @param alsoEx   the scorer of the second EX mode, or null
+ * @param taxonomy the error taxonomy of the database
+ */
+public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
+
+    /** The row of {@code answer} to {@code item} in {@code cell}, with the model calls it made. */
+    public ItemResult row(Cell cell, BenchmarkItem item, Answer answer, CallCounter.Snapshot calls) {
+        MetricItem metricItem = new MetricItem(item.id(), item.category(), item.allGold());
+        Prediction prediction = new Prediction(answer.sql());
+        Map<String, MetricValue> scores = new LinkedHashMap<>(main.values(metricItem, prediction));
+        MetricValue va = scores.get(BuiltInMetrics.VA.name());
+        // the row keeps the error in its own column; VA's value is enough
+        scores.put(BuiltInMetrics.VA.name(), new MetricValue(va.value(), null));
+        if (alsoEx != null) scores.put(ItemResult.EX_ALT, BuiltInMetrics.EX.score(metricItem, prediction, alsoEx));
+        for (Metric m : Metrics.registered()) scores.put(m.name(), scoreSafely(m, metricItem, prediction, main));
+        boolean ex = scores.get(BuiltInMetrics.EX.name()).holds();
+        String errorClass = taxonomy.classify(item.sql(), answer.sql(), va.holds(), ex).label();
+        GoldFeatures gold = GoldFeatures.of(item.sql());
+        Trace t = answer.trace();
+        return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
+                answer.sql(), va.detail(), errorClass, t.chosen(), t.promptTokens(), t.generatedTokens(), t.millis(),
+                gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(), calls.calls(), calls.cached(),
+                diagnosis(t), scores);
+    }
+
+    /** A registered metric's value; one that fails is absent, its failure the detail (a metric never stops a run). */
+    static MetricValue scoreSafely(Metric m, MetricItem item, Prediction prediction, Scoring databases) {
+        try {
+            return m.score(item, prediction, databases);
+        } catch (RuntimeException e) {
+            return new MetricValue(null, "failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")));
+        }
+    }
+
+    /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */
+    static String diagnosis(Trace t) {
+        return t.steps(TraceStep.Stage.class).stream()
+                .filter(s -> s.stage().equals("error-analysis")).map(TraceStep.Stage::summary)
+                .reduce((a, b) -> b).orElse(null);
+    }
+}

@@ -7,11 +7,10 @@ import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.JsonlBenchmarks;
 import dev.ladder.eval.bench.SpiderFormat;
-import dev.ladder.eval.bench.SqlFeatures;
 import dev.ladder.eval.check.Coverage;
+import dev.ladder.eval.check.GoldCheck;
 import dev.ladder.eval.check.GateCheck;
 import dev.ladder.eval.check.LeakCheck;
-import dev.ladder.eval.check.OrderCheck;
 import dev.ladder.eval.check.ReaderVerdicts;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ModelLoader;
@@ -29,11 +28,7 @@ import dev.ladder.inference.serve.ServeBenchmark;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.EmbeddedMariaDb;
-import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.UserError;
-import dev.ladder.sql.guard.GuardVerdict;
-import dev.ladder.sql.guard.SqlGuard;
-import dev.ladder.sql.read.Query;
 import dev.ladder.sql.schema.Schema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -205,66 +200,12 @@ final class BenchCommand {
                         suite.remove(0);
                     }
                 }
-                SqlGuard guard = new SqlGuard(db.dialect());
+                GoldCheck goldCheck = new GoldCheck(db, suite, otherSkeletons, otherQuestions, other);
                 for (Entry entry : entries) {
-                    BenchmarkItem item = entry.item();
-                    List<String> refused = new ArrayList<>();
-                    for (String gold : item.allGold()) {
-                        GuardVerdict verdict = guard.check(gold);
-                        if (!verdict.accepted()) refused.add(verdict.reason());
-                    }
-                    if (!refused.isEmpty()) {
-                        // nothing else is checked: the rule, ties and coverage are defined for queries only
-                        problems++;
-                        out.println("! " + item.id() + "\t" + entry.where() + ": gold refused by the SQL guard ("
-                                + String.join("; ", refused) + ")");
-                        continue;
-                    }
-                    covered.add(item);
-                    String computed;
-                    try {
-                        computed = SqlFeatures.of(item.sql()).hardness();
-                    } catch (IllegalArgumentException e) {
-                        computed = "unparsable";
-                    }
-                    StringBuilder line = new StringBuilder(item.id()).append('\t').append(item.category()).append('\t')
-                            .append(item.difficulty());
-                    boolean bad = !computed.equals(item.difficulty());
-                    if (bad) line.append(" (rule says ").append(computed).append(')');
-                    if (otherSkeletons.contains(Coverage.skeleton(item.sql()))) {
-                        bad = true;
-                        line.append(" (template sibling in ").append(other).append(')');
-                    }
-                    if (otherQuestions.contains(Coverage.normalizeQuestion(item.question()))) {
-                        bad = true;
-                        line.append(" (same question in ").append(other).append(')');
-                    }
-                    for (String problem : OrderCheck.problems(db, item.sql(), item.orderMatters())) {
-                        bad = true;
-                        line.append(" (").append(problem).append(')');
-                    }
-                    for (Database s : suite) {
-                        for (String problem : OrderCheck.problems(s, item.sql(), item.orderMatters())) {
-                            bad = true;
-                            line.append(" (on suite database ").append(s.name()).append(": ").append(problem).append(')');
-                        }
-                    }
-                    if (item.orderMatters() && !Query.read(item.sql()).ordersRows()) {
-                        bad = true;
-                        line.append(" (order_matters but no ORDER BY)");
-                    }
-                    for (String gold : item.allGold()) {
-                        Execution ex = db.execute(gold);
-                        if (ex instanceof Execution.Success ok) {
-                            line.append("\tOK ").append(ok.result().rowCount()).append(" rows");
-                            if (ok.result().rowCount() == 0) line.append(" (empty!)");
-                        } else {
-                            bad = true;
-                            line.append("\tFAIL ").append(((Execution.Failure) ex).error());
-                        }
-                    }
-                    if (bad) problems++;
-                    out.println((bad ? "! " : "  ") + line);
+                    GoldCheck.Verdict v = goldCheck.check(entry.item(), entry.where());
+                    if (v.covered()) covered.add(entry.item());
+                    if (v.bad()) problems++;
+                    out.println((v.bad() ? "! " : "  ") + v.line());
                 }
                 Coverage c = Coverage.of(covered, db.schema());
                 out.println();

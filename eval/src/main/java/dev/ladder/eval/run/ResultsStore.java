@@ -55,15 +55,8 @@ public final class ResultsStore implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final String SCHEMA = """
-            CREATE TABLE cells (
-              name     TEXT    PRIMARY KEY,
-              idx      INTEGER NOT NULL UNIQUE,
-              model    TEXT    NOT NULL,
-              adapter  TEXT    NOT NULL,
-              strategy TEXT    NOT NULL,
-              seed     INTEGER NOT NULL
-            );
+    /** One row per benchmark item, written with its first answer. */
+    private static final String ITEMS = """
             CREATE TABLE items (
               item_id    TEXT    PRIMARY KEY,
               item_order INTEGER NOT NULL,
@@ -76,7 +69,21 @@ public final class ResultsStore implements AutoCloseable {
               aggregates INTEGER NOT NULL,
               nesting    INTEGER NOT NULL
             );
-            CREATE TABLE results (
+            """;
+    /** One row per metric of an answer. */
+    private static final String SCORES = """
+            CREATE TABLE scores (
+              cell    TEXT NOT NULL,
+              item_id TEXT NOT NULL,
+              metric  TEXT NOT NULL,
+              value   REAL,
+              detail  TEXT,
+              PRIMARY KEY (cell, item_id, metric)
+            );
+            """;
+    /** One row per answer (the table's name is filled in: the upgrade builds it beside the old one). */
+    private static final String RESULTS = """
+            CREATE TABLE %s (
               cell             TEXT    NOT NULL REFERENCES cells(name),
               item_id          TEXT    NOT NULL REFERENCES items(item_id),
               item_order       INTEGER NOT NULL,
@@ -94,19 +101,22 @@ public final class ResultsStore implements AutoCloseable {
               PRIMARY KEY (cell, item_id),
               UNIQUE (cell, item_order)
             );
-            CREATE TABLE scores (
-              cell    TEXT NOT NULL,
-              item_id TEXT NOT NULL,
-              metric  TEXT NOT NULL,
-              value   REAL,
-              detail  TEXT,
-              PRIMARY KEY (cell, item_id, metric)
+            """;
+
+    private static final String SCHEMA = """
+            CREATE TABLE cells (
+              name     TEXT    PRIMARY KEY,
+              idx      INTEGER NOT NULL UNIQUE,
+              model    TEXT    NOT NULL,
+              adapter  TEXT    NOT NULL,
+              strategy TEXT    NOT NULL,
+              seed     INTEGER NOT NULL
             );
             CREATE TABLE meta (
               key   TEXT PRIMARY KEY,
               value TEXT NOT NULL
             );
-            """;
+            """ + ITEMS + RESULTS.formatted("results") + SCORES;
 
     /**
      * What takes an older store to this schema, one version at a time (a version-1 run keeps its rows; their call
@@ -121,53 +131,17 @@ public final class ResultsStore implements AutoCloseable {
             ALTER TABLE results ADD COLUMN judge INTEGER;
             ALTER TABLE results ADD COLUMN judge_reason TEXT;
             ALTER TABLE results ADD COLUMN diagnosis TEXT;
-            """, 3, """
-            CREATE TABLE items (
-              item_id    TEXT    PRIMARY KEY,
-              item_order INTEGER NOT NULL,
-              category   TEXT,
-              difficulty TEXT,
-              question   TEXT,
-              gold       TEXT,
-              tables     INTEGER NOT NULL,
-              joins      INTEGER NOT NULL,
-              aggregates INTEGER NOT NULL,
-              nesting    INTEGER NOT NULL
-            );
+            """, 3, ITEMS + """
             INSERT INTO items SELECT item_id, MIN(item_order), category, difficulty, question, gold, tables, joins,
               aggregates, nesting FROM results GROUP BY item_id;
-            CREATE TABLE scores (
-              cell    TEXT NOT NULL,
-              item_id TEXT NOT NULL,
-              metric  TEXT NOT NULL,
-              value   REAL,
-              detail  TEXT,
-              PRIMARY KEY (cell, item_id, metric)
-            );
+            """ + SCORES + """
             INSERT INTO scores SELECT cell, item_id, 'VA', va, NULL FROM results;
             INSERT INTO scores SELECT cell, item_id, 'EX', ex, NULL FROM results;
             INSERT INTO scores SELECT cell, item_id, 'EM', em, NULL FROM results;
             INSERT INTO scores SELECT cell, item_id, 'TS', ts, NULL FROM results WHERE ts IS NOT NULL;
             INSERT INTO scores SELECT cell, item_id, 'EX-alt', ex_alt, NULL FROM results WHERE ex_alt IS NOT NULL;
             INSERT INTO scores SELECT cell, item_id, 'judge', judge, judge_reason FROM results WHERE judge IS NOT NULL;
-            CREATE TABLE results_v4 (
-              cell             TEXT    NOT NULL REFERENCES cells(name),
-              item_id          TEXT    NOT NULL REFERENCES items(item_id),
-              item_order       INTEGER NOT NULL,
-              predicted        TEXT    NOT NULL,
-              error            TEXT,
-              error_class      TEXT,
-              chosen           TEXT,
-              prompt_tokens    INTEGER NOT NULL,
-              generated_tokens INTEGER NOT NULL,
-              millis           INTEGER NOT NULL,
-              calls            INTEGER NOT NULL DEFAULT 0,
-              cached_calls     INTEGER NOT NULL DEFAULT 0,
-              diagnosis        TEXT,
-              trace_json       TEXT    NOT NULL,
-              PRIMARY KEY (cell, item_id),
-              UNIQUE (cell, item_order)
-            );
+            """ + RESULTS.formatted("results_v4") + """
             INSERT INTO results_v4 SELECT cell, item_id, item_order, predicted, error, error_class, chosen,
               prompt_tokens, generated_tokens, millis, calls, cached_calls, diagnosis, trace_json FROM results;
             DROP TABLE results;

@@ -134,11 +134,8 @@ public final class Scoring {
 
     /** EX alone (no EM, no test suite): whether {@code predicted} returns what one of the golds returns. */
     public boolean ex(List<String> golds, String predicted) {
-        if (predicted == null || predicted.isBlank()) return false;
-        Execution pred = original.execute(ExecutionMatch.prepare(predicted, options, original.dialect()));
-        List<String> flags = new ArrayList<>();
-        for (String gold : golds) if (sameAnswer(original, gold, pred, flags)) return true;
-        return false;
+        if (golds.isEmpty()) return false;
+        return BuiltInMetrics.EX.score(new MetricItem("ex", null, golds), new Prediction(predicted), this).holds();
     }
 
     /**

@@ -7,15 +7,6 @@ import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.Sampling;
-import dev.ladder.pipeline.agent.CandidateScorer;
-import dev.ladder.pipeline.agent.CandidateScorer.CandidateScore;
-import dev.ladder.pipeline.agent.Clamps;
-import dev.ladder.pipeline.agent.IntentClassifier;
-import dev.ladder.pipeline.agent.IntentProfile;
-import dev.ladder.pipeline.agent.ProjectionContract;
-import dev.ladder.pipeline.agent.SchemaSubset;
-import dev.ladder.pipeline.prompt.Example;
-import dev.ladder.pipeline.prompt.SqlPrompt;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.QueryResult;
 import dev.ladder.sql.post.SqlPostProcessor;
@@ -29,20 +20,11 @@ import java.util.Set;
 
 /**
  * One question being answered: the trace under construction, the executions so far (by SQL text, so the same text is
- * never run twice for a question) and the steps every rung is made of. Not shared between questions or threads.
- * Public for the published pipelines' packages, which answer with the same calls, executions and trace.
+ * never run twice for a question) and the steps every strategy is made of (calls, clean-up, guarded execution, named
+ * stages, the answer). Not shared between questions or threads. The ladder's own steps (forms, clamps, projection,
+ * scores) are its package's ({@code dev.ladder.pipeline.agent.AgentWork}).
  */
 public final class Work {
-
-    /** Candidate names and form names as the trace spells them. */
-    static final String STANDARD = "standard";
-    static final String TABULAR = "tabular";
-    static final String SAMPLES = "samples";
-    static final String GATE = "gate";
-    static final String REPAIR = "repair";
-    static final String CLEANED = "cleaned";
-    static final String CLAMPED = "clamped";
-    static final String PROJECTED = "projected";
 
     /**
      * One request to make.
@@ -119,26 +101,6 @@ public final class Work {
     /** One raw model output and the candidate it is. */
     public record Output(String source, String raw) {}
 
-    /**
-     * A candidate after post-processing, clamps, projection and execution of its forms.
-     *
-     * @param cleaned   the post-processor's verdict
-     * @param form      the form that executes ({@code projected}, {@code clamped}, {@code cleaned}), null when none
-     * @param sql       that form's text, null when none executes
-     * @param execution its successful execution, null when none executes
-     */
-    record Result(String source, String raw, Cleaned cleaned, String form, String sql, Execution execution) {
-        boolean executes() {
-            return sql != null;
-        }
-    }
-
-    /** An executing candidate with its score. */
-    record Scored(Result result, CandidateScore score) {}
-
-    /** One form of a candidate: its name and text. */
-    private record Form(String name, String sql) {}
-
     public final Question question;
     public final StrategyContext ctx;
     public final Trace.Builder trace;
@@ -148,28 +110,6 @@ public final class Work {
         this.question = question;
         this.ctx = ctx;
         this.trace = new Trace.Builder(question.id(), strategy);
-    }
-
-    /** The standard prompt with these exemplars. */
-    String standardPrompt(List<Example> exemplars) {
-        return standardPrompt(ctx.schemaSummary(), exemplars);
-    }
-
-    /** The standard prompt over another rendering of the schema (the schema subset's). */
-    String standardPrompt(String schemaSummary, List<Example> exemplars) {
-        return SqlPrompt.of(ctx.format()).prompt(schemaSummary, exemplars, question.text());
-    }
-
-    /** The question's schema subset, traced. */
-    SchemaSubset.Subset subset() {
-        SchemaSubset.Subset s = SchemaSubset.select(question.text(), ctx.schema());
-        trace.add(new TraceStep.Subset(null, s.tables(), s.joinHints()));
-        return s;
-    }
-
-    /** The first {@code k} exemplars of the context's rule for the question. */
-    List<Example> exemplars(int k) {
-        return k == 0 ? List.of() : ctx.exemplars().select(question.text(), k);
     }
 
     /** All calls in one {@code generate} (so an engine can batch them); outputs in call order, one trace step per call. */
@@ -239,60 +179,6 @@ public final class Work {
         return c;
     }
 
-    public IntentProfile intent() {
-        IntentProfile p = IntentClassifier.classify(question.text(), ctx.schema());
-        trace.add(new TraceStep.Intent(null, p.intent().name(), p.wantsOrder(), p.wantsLimit(), p.limitN(),
-                p.wantsDistinct(), p.wantsGrouping(), p.namedFields()));
-        return p;
-    }
-
-    /**
-     * Post-processes an output, builds its forms (clamped when {@code intent} is given, projected when {@code project}
-     * too) and executes them from the most processed down until one executes.
-     */
-    Result process(Output output, IntentProfile intent, boolean project) {
-        Cleaned cleaned = clean(output);
-        if (!cleaned.ok()) return new Result(output.source(), output.raw(), cleaned, null, null, null);
-        // forms from least to most processed; a form whose text equals one below it is not a form of its own
-        List<Form> forms = new ArrayList<>();
-        forms.add(new Form(CLEANED, cleaned.sql()));
-        String current = cleaned.sql();
-        if (intent != null) {
-            Clamps.Clamped c = Clamps.apply(current, intent, ctx.db().dialect());
-            trace.add(new TraceStep.Clamp(output.source(), current, c.sql(), c.applied()));
-            current = addForm(forms, CLAMPED, c.sql());
-            if (project) {
-                ProjectionContract.Projected p = ProjectionContract.enforce(current, intent, ctx.schema(), question.text());
-                trace.add(new TraceStep.Project(output.source(), current, p.sql(), p.applied()));
-                addForm(forms, PROJECTED, p.sql());
-            }
-        }
-        List<String> failed = new ArrayList<>();
-        for (int i = forms.size() - 1; i >= 0; i--) {
-            String form = forms.get(i).name();
-            String sql = forms.get(i).sql();
-            Execution e = execute(output.source(), sql);
-            if (e.ok()) {
-                String reason = failed.isEmpty()
-                        ? (forms.size() == 1 ? "the only form; it executes" : "the most processed form; it executes")
-                        : String.join(" and ", failed) + " fail" + (failed.size() == 1 ? "s" : "") + "; " + form
-                                + " executes";
-                trace.add(new TraceStep.Keep(output.source(), form, sql, reason));
-                return new Result(output.source(), output.raw(), cleaned, form, sql, e);
-            }
-            failed.add(form);
-        }
-        trace.add(new TraceStep.Keep(output.source(), "none", null, "no form executes"));
-        return new Result(output.source(), output.raw(), cleaned, null, null, null);
-    }
-
-    /** Adds a form unless its text is already one; returns the text the next step works on. */
-    private static String addForm(List<Form> forms, String name, String sql) {
-        if (sql == null || sql.isBlank()) return forms.get(forms.size() - 1).sql();
-        if (forms.stream().noneMatch(f -> f.sql().equals(sql))) forms.add(new Form(name, sql));
-        return sql;
-    }
-
     /** Guarded execution under the settings' limits; a text already executed for this question is not run again. */
     public Execution execute(String source, String sql) {
         Execution e = executions.get(sql);
@@ -320,21 +206,9 @@ public final class Work {
         return executions.get(sql);
     }
 
-    Scored score(Result r, IntentProfile intent) {
-        CandidateScore s = CandidateScorer.score(question.text(), intent, r.sql(), ctx.schema(), r.execution());
-        trace.add(new TraceStep.Score(r.source(), r.sql(), s.total(), s.parts(), s.passesIntentGate(), s.reasons()));
-        return new Scored(r, s);
-    }
-
     public Answer answer(String sql, String chosen, String decision) {
         return new Answer(sql, trace.build(sql, chosen, decision));
     }
 
-    /** The baseline output (prompt-k3's answer) as the answer: {@code fallback}, or {@code none} when it is empty. */
-    Answer fallback(Result standard, String why) {
-        String sql = standard.cleaned().ok() ? standard.cleaned().sql() : "";
-        return sql.isEmpty()
-                ? answer(sql, "none", why + "; the baseline output is empty")
-                : answer(sql, "fallback", why + "; the baseline output");
-    }
+
 }

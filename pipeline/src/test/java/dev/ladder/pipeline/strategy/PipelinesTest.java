@@ -3,6 +3,7 @@ package dev.ladder.pipeline.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ladder.pipeline.agent.PromptStrategy;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.oracle.OracleTeacher;
 import dev.ladder.pipeline.progressive.ErrorAnalysis;

@@ -1,8 +1,16 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.GenerationRequest;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Question;
+import dev.ladder.pipeline.strategy.ScriptedLanguageModel;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
 import dev.ladder.sql.Dialect;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.TestData;

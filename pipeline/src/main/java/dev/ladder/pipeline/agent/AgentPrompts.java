@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
 import dev.ladder.inference.ChatMessage;
 import dev.ladder.inference.PromptFormat;

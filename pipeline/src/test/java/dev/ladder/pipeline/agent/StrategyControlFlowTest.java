@@ -1,14 +1,22 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.inference.GenerationRequest;
-import dev.ladder.pipeline.agent.SchemaSubset;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.prompt.SqlPrompt;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Question;
+import dev.ladder.pipeline.strategy.ScriptedLanguageModel;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.Strategy;
+import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.Execution;

@@ -1,8 +1,17 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.llm.DjlLanguageModel;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Question;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.Strategy;
+import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.TinyModel;
+import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.TestData;
 import java.nio.file.Path;

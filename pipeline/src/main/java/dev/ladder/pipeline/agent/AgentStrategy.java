@@ -1,8 +1,13 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.agent.IntentProfile;
-import dev.ladder.pipeline.agent.SchemaSubset;
 import dev.ladder.pipeline.prompt.Example;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Question;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.Strategy;
+import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.TraceStep;
+import dev.ladder.pipeline.strategy.Work;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.SchemaRenderer;
 import dev.ladder.sql.schema.Schema;
@@ -60,7 +65,7 @@ public final class AgentStrategy implements Strategy {
 
     @Override
     public Answer answer(Question question, StrategyContext context) {
-        Work work = new Work(question, context, name());
+        AgentWork work = new AgentWork(question, context, name());
         Settings s = context.settings();
         IntentProfile intent = stage >= CLAMPS ? work.intent() : null;
         boolean project = stage >= CANDIDATES && s.projection();
@@ -68,23 +73,23 @@ public final class AgentStrategy implements Strategy {
         List<Example> exemplars = work.exemplars(s.k());
         String standardPrompt = work.standardPrompt(exemplars);
         List<Work.Output> outputs = work.generate(calls(work, exemplars, standardPrompt));
-        List<Work.Result> results = new ArrayList<>();
-        List<Work.Scored> scored = new ArrayList<>();
+        List<AgentWork.Result> results = new ArrayList<>();
+        List<AgentWork.Scored> scored = new ArrayList<>();
         for (Work.Output o : outputs) {
-            Work.Result r = work.process(o, intent, project);
+            AgentWork.Result r = work.process(o, intent, project);
             results.add(r);
             if (rerank && r.executes()) scored.add(work.score(r, intent));
         }
-        Work.Result standard = results.get(0);
+        AgentWork.Result standard = results.get(0);
         String none;
         if (stage < CANDIDATES) {
             if (standard.executes()) {
-                return work.answer(standard.sql(), Work.STANDARD, "the candidate executes (" + standard.form() + ")");
+                return work.answer(standard.sql(), AgentWork.STANDARD, "the candidate executes (" + standard.form() + ")");
             }
             none = standard.cleaned().ok() ? "the candidate does not execute" : "post-processing rejected the output";
         } else {
             if (!scored.isEmpty()) return select(work, scored);
-            Work.Result first = results.stream().filter(Work.Result::executes).findFirst().orElse(null);
+            AgentWork.Result first = results.stream().filter(AgentWork.Result::executes).findFirst().orElse(null);
             if (first != null) {
                 return work.answer(first.sql(), first.source(),
                         "the first executing candidate in call order (" + first.form() + "; reranking is off)");
@@ -92,7 +97,7 @@ public final class AgentStrategy implements Strategy {
             none = "no candidate executes";
         }
         int before = results.size();
-        Work.Result gated = gate(work, standardPrompt, intent, project, results);
+        AgentWork.Result gated = gate(work, standardPrompt, intent, project, results);
         int drawn = results.size() - before;
         if (gated != null) {
             return work.answer(gated.sql(), gated.source(), none + "; " + gated.source() + " executes ("
@@ -109,12 +114,12 @@ public final class AgentStrategy implements Strategy {
      * like the stage's other candidates. Every attempt is added to {@code results}; returns the one that executes,
      * or null.
      */
-    private static Work.Result gate(Work work, String standardPrompt, IntentProfile intent, boolean project,
-                                    List<Work.Result> results) {
+    private static AgentWork.Result gate(AgentWork work, String standardPrompt, IntentProfile intent, boolean project,
+                                    List<AgentWork.Result> results) {
         Settings s = work.ctx.settings();
         for (int i = 1; i <= s.gateBudget(); i++) {
-            Work.Call call = Work.Call.sampled(Work.GATE, List.of(Work.GATE + "-" + i), standardPrompt, s.gateSeed(i));
-            Work.Result r = work.process(work.generate(List.of(call)).get(0), intent, project);
+            Work.Call call = Work.Call.sampled(AgentWork.GATE, List.of(AgentWork.GATE + "-" + i), standardPrompt, s.gateSeed(i));
+            AgentWork.Result r = work.process(work.generate(List.of(call)).get(0), intent, project);
             results.add(r);
             if (r.executes()) return r;
         }
@@ -126,15 +131,15 @@ public final class AgentStrategy implements Strategy {
      * the schema subset on, the extra candidates' prompts show only the subset (the standard one keeps the whole
      * schema, so a subset that misses a table cannot lose the baseline answer); off, they show every table.
      */
-    private List<Work.Call> calls(Work work, List<Example> exemplars, String standardPrompt) {
+    private List<Work.Call> calls(AgentWork work, List<Example> exemplars, String standardPrompt) {
         Settings s = work.ctx.settings();
         List<Work.Call> calls = new ArrayList<>();
-        calls.add(Work.Call.greedy(Work.STANDARD, standardPrompt));
+        calls.add(Work.Call.greedy(AgentWork.STANDARD, standardPrompt));
         if (stage < CANDIDATES || (!s.tabularPrompt() && s.candidates() == 0)) return calls;
         Schema schema = work.ctx.schema();
         SchemaSubset.Subset subset = s.schemaSubset() ? work.subset() : SchemaSubset.whole(schema);
         if (s.tabularPrompt()) {
-            calls.add(Work.Call.greedy(Work.TABULAR, AgentPrompts.tabular(work.ctx.format(), schema,
+            calls.add(Work.Call.greedy(AgentWork.TABULAR, AgentPrompts.tabular(work.ctx.format(), schema,
                     subset.tables(), subset.joinHints(), exemplars, work.question.text())));
         }
         if (s.candidates() > 0) {
@@ -143,17 +148,17 @@ public final class AgentStrategy implements Strategy {
                     : standardPrompt;
             List<String> sources = new ArrayList<>();
             for (int i = 1; i <= s.candidates(); i++) sources.add("sample-" + i);
-            calls.add(Work.Call.sampled(Work.SAMPLES, sources, prompt, s.poolSeed()));
+            calls.add(Work.Call.sampled(AgentWork.SAMPLES, sources, prompt, s.poolSeed()));
         }
         return calls;
     }
 
     /** The highest total among the candidates that pass the intent gate, else among all; ties to the earlier. */
-    private static Answer select(Work work, List<Work.Scored> scored) {
-        List<Work.Scored> gated = scored.stream().filter(s -> s.score().passesIntentGate()).toList();
-        List<Work.Scored> pool = gated.isEmpty() ? scored : gated;
-        Work.Scored best = pool.get(0);
-        for (Work.Scored s : pool) {
+    private static Answer select(AgentWork work, List<AgentWork.Scored> scored) {
+        List<AgentWork.Scored> gated = scored.stream().filter(s -> s.score().passesIntentGate()).toList();
+        List<AgentWork.Scored> pool = gated.isEmpty() ? scored : gated;
+        AgentWork.Scored best = pool.get(0);
+        for (AgentWork.Scored s : pool) {
             if (s.score().total() > best.score().total()) best = s;
         }
         String of = pool.size() == 1 ? "the only" : "the highest score of the " + pool.size();
@@ -161,7 +166,7 @@ public final class AgentStrategy implements Strategy {
                 ? of + " executing candidate" + (pool.size() == 1 ? "" : "s") + " (none passes the intent gate)"
                 : of + " executing candidate" + (pool.size() == 1 ? "" : "s") + " that pass"
                         + (pool.size() == 1 ? "es" : "") + " the intent gate";
-        Work.Scored chosen = best;
+        AgentWork.Scored chosen = best;
         boolean tie = pool.stream().anyMatch(s -> s != chosen && s.score().total() == chosen.score().total());
         if (tie) decision += "; a tie goes to the earlier candidate";
         return work.answer(best.result().sql(), best.result().source(), decision);
@@ -171,10 +176,10 @@ public final class AgentStrategy implements Strategy {
      * One greedy repair of the first post-processed candidate (pool first, then the gate's), taken only when it
      * executes and passes the intent gate; {@code why} says why it is needed.
      */
-    private static Answer repair(Work work, List<Work.Result> results, IntentProfile intent, boolean project,
+    private static Answer repair(AgentWork work, List<AgentWork.Result> results, IntentProfile intent, boolean project,
                                  String why) {
-        Work.Result standard = results.get(0);
-        Work.Result subject = results.stream().filter(r -> r.cleaned().ok()).findFirst().orElse(null);
+        AgentWork.Result standard = results.get(0);
+        AgentWork.Result subject = results.stream().filter(r -> r.cleaned().ok()).findFirst().orElse(null);
         String failedSql;
         String error;
         if (subject != null) {
@@ -190,16 +195,16 @@ public final class AgentStrategy implements Strategy {
         work.trace.add(new TraceStep.Repair(subject.source(), failedSql, error));
         String prompt = AgentPrompts.repair(work.ctx.format(), work.ctx.schemaSummary(), work.question.text(),
                 failedSql, error);
-        Work.Output output = work.generate(List.of(Work.Call.greedy(Work.REPAIR, prompt))).get(0);
-        Work.Result repaired = work.process(output, intent, project);
+        Work.Output output = work.generate(List.of(Work.Call.greedy(AgentWork.REPAIR, prompt))).get(0);
+        AgentWork.Result repaired = work.process(output, intent, project);
         String none = why + "; ";
         if (!repaired.cleaned().ok()) return work.fallback(standard, none + "post-processing rejected the repair");
         if (!repaired.executes()) return work.fallback(standard, none + "the repair does not execute");
-        Work.Scored s = work.score(repaired, intent);
+        AgentWork.Scored s = work.score(repaired, intent);
         if (!s.score().passesIntentGate()) {
             return work.fallback(standard, none + "the repair executes but fails the intent gate");
         }
-        return work.answer(repaired.sql(), Work.REPAIR, none + "the repair executes and passes the intent gate");
+        return work.answer(repaired.sql(), AgentWork.REPAIR, none + "the repair executes and passes the intent gate");
     }
 
     @Override

@@ -1,17 +1,24 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
-import static dev.ladder.pipeline.strategy.StrategyControlFlowTest.HOW_MANY;
-import static dev.ladder.pipeline.strategy.StrategyControlFlowTest.POOL;
-import static dev.ladder.pipeline.strategy.StrategyControlFlowTest.REPAIR_CUE;
-import static dev.ladder.pipeline.strategy.StrategyControlFlowTest.TABULAR_CUE;
-import static dev.ladder.pipeline.strategy.StrategyControlFlowTest.ctx;
-import static dev.ladder.pipeline.strategy.StrategyControlFlowTest.q;
-import static dev.ladder.pipeline.strategy.StrategyControlFlowTest.standardPrompt;
+import static dev.ladder.pipeline.agent.StrategyControlFlowTest.HOW_MANY;
+import static dev.ladder.pipeline.agent.StrategyControlFlowTest.POOL;
+import static dev.ladder.pipeline.agent.StrategyControlFlowTest.REPAIR_CUE;
+import static dev.ladder.pipeline.agent.StrategyControlFlowTest.TABULAR_CUE;
+import static dev.ladder.pipeline.agent.StrategyControlFlowTest.ctx;
+import static dev.ladder.pipeline.agent.StrategyControlFlowTest.q;
+import static dev.ladder.pipeline.agent.StrategyControlFlowTest.standardPrompt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.inference.GenerationRequest;
-import dev.ladder.pipeline.agent.SchemaSubset;
-import dev.ladder.pipeline.strategy.StrategyControlFlowTest.RecordingDatabase;
+import dev.ladder.pipeline.agent.StrategyControlFlowTest.RecordingDatabase;
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.ScriptedLanguageModel;
+import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.Strategy;
+import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.Trace;
+import dev.ladder.pipeline.strategy.TraceStep;
 import dev.ladder.sql.schema.Schema;
 import dev.ladder.sql.schema.Table;
 import java.util.List;

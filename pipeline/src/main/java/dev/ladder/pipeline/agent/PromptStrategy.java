@@ -1,5 +1,10 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
+import dev.ladder.pipeline.strategy.Answer;
+import dev.ladder.pipeline.strategy.Question;
+import dev.ladder.pipeline.strategy.Strategy;
+import dev.ladder.pipeline.strategy.StrategyContext;
+import dev.ladder.pipeline.strategy.Work;
 import java.util.List;
 
 /**
@@ -30,11 +35,11 @@ public final class PromptStrategy implements Strategy {
 
     @Override
     public Answer answer(Question question, StrategyContext context) {
-        Work work = new Work(question, context, name);
-        Work.Output output = work.generate(List.of(Work.Call.greedy(Work.STANDARD, work.standardPrompt(work.exemplars(k))))).get(0);
+        AgentWork work = new AgentWork(question, context, name);
+        Work.Output output = work.generate(List.of(Work.Call.greedy(AgentWork.STANDARD, work.standardPrompt(work.exemplars(k))))).get(0);
         var cleaned = work.clean(output);
         if (!cleaned.ok()) return work.answer("", "none", "post-processing rejected the output");
-        return work.answer(cleaned.sql(), Work.STANDARD, "the cleaned greedy output (prompt only: not executed)");
+        return work.answer(cleaned.sql(), AgentWork.STANDARD, "the cleaned greedy output (prompt only: not executed)");
     }
 
     @Override

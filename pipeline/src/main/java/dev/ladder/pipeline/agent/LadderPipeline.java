@@ -1,5 +1,7 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
+import dev.ladder.pipeline.strategy.Pipeline;
+import dev.ladder.pipeline.strategy.Strategy;
 import java.util.List;
 
 /**

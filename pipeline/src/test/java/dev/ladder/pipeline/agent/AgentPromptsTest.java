@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.strategy;
+package dev.ladder.pipeline.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

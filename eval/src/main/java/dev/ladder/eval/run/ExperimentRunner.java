@@ -27,6 +27,7 @@ import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.strategy.Pipelines;
+import dev.ladder.pipeline.strategy.RunCaches;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
@@ -102,6 +103,8 @@ public final class ExperimentRunner {
     /** What the run decided on its own (e.g. the exemplar rule), printed once the checks are done. */
     private final List<String> notes = new ArrayList<>();
     private final CellRunner cells;
+    /** What strategies build once for the run (schema and value indexes, shared greedy replies). */
+    private final RunCaches caches = new RunCaches();
 
     public ExperimentRunner(Experiment experiment, Options options) {
         this(experiment, options, null, experiment.output());
@@ -257,7 +260,7 @@ public final class ExperimentRunner {
                             for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
                                 Cell cell = e.getKey();
                                 Strategy strategy = Strategies.byName(cell.strategy());
-                                StrategyContext context = StrategyContext.of(model, db, exemplars, settingsOf(cell));
+                                StrategyContext context = StrategyContext.of(model, db, exemplars, settingsOf(cell)).withCaches(caches);
                                 answered += cells.run(cell, strategy, context, items, mine.size(), e.getValue(),
                                         parallelItems(cell), new RowScorer(scoring, alsoScoring, taxonomy), store, model);
                                 log.flush();

@@ -4,7 +4,6 @@ import dev.ladder.pipeline.strategy.Work;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Stage 1: the question (and its hint) split into simple clauses by the model ({@code decompose.txt}). The clauses do
@@ -18,8 +17,6 @@ final class ClauseDecomposition {
     /** A reply lists at most this many clauses. */
     static final int MAX_CLAUSES = 12;
 
-    private static final Map<String, String> REPLIES = new ConcurrentHashMap<>();
-
     /** The clauses, and whether the reply came from the cache. */
     record Clauses(List<String> clauses, boolean reused) {}
 
@@ -28,14 +25,16 @@ final class ClauseDecomposition {
     static Clauses run(Work work, SqlCalls calls, GsrSettings g) {
         String prompt = GsrPrompts.chat(work.ctx.format(), "decompose", Map.of(
                 "question", work.question.text().strip(), "hint", GsrPrompts.hint(work.question.hint())));
-        String key = work.ctx.model().name() + "\n" + g.maxTokens() + "\n" + prompt;
-        String reply = g.temperature() == 0 ? REPLIES.get(key) : null;
-        boolean reused = reply != null;
-        if (!reused) {
-            reply = calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of());
-            if (g.temperature() == 0) REPLIES.put(key, reply);
-        }
-        return new Clauses(parse(reply), reused);
+        if (g.temperature() > 0) return new Clauses(parse(calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of())), false);
+        // greedy: the same model asked the same prompt writes the same reply, so GSR's ablations of one run share it
+        // (the model object is the key: two models of one name never share a reply)
+        boolean[] asked = {false};
+        String reply = work.ctx.caches().get(String.class, List.of("gsr-decompose", work.ctx.model(), g.maxTokens(), prompt),
+                () -> {
+                    asked[0] = true;
+                    return calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of());
+                });
+        return new Clauses(parse(reply), !asked[0]);
     }
 
     /** Bulleted or numbered lines; without any, every non-empty line; at most {@link #MAX_CLAUSES}. */

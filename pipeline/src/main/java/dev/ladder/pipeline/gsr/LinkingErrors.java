@@ -1,6 +1,6 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.search.JoinGraph;
+import dev.ladder.pipeline.kit.JoinGraph;
 import dev.ladder.sql.db.ColumnValues;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.read.Query;

@@ -46,7 +46,7 @@ final class SchemaLinking {
 
     static Outcome run(Work work, SqlCalls calls, GsrSettings g, String preSql) {
         Schema schema = work.ctx.schema();
-        ValueIndex values = ValueIndexes.of(work.ctx.db(), g.maxIndexedValues());
+        ValueIndex values = ValueIndexes.of(work.ctx.caches(), work.ctx.db(), g.maxIndexedValues());
         List<String> keywords = ValueIndex.keywords(work.question.text() + " " + work.question.hint());
         String draft = preSql;
         List<String> explored = null;

@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.gsr;
 
 import dev.ladder.pipeline.agent.Names;
-import dev.ladder.pipeline.search.SentenceEmbedder;
+import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.db.ColumnValues;
 import dev.ladder.sql.db.Database;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.search;
 
 import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.kit.JoinGraph;
 import dev.ladder.pipeline.strategy.Work;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.post.SqlPostProcessor;

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.search;
 
+import dev.ladder.pipeline.kit.JoinGraph;
+import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.read.SchemaBinding;
 import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.search;
 
+import dev.ladder.pipeline.kit.SentenceEmbedder;
+import dev.ladder.pipeline.strategy.RunCaches;
 import dev.ladder.sql.db.ColumnValues;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.LadderPaths;
@@ -10,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the structured search loads once per process: the sentence embedder, and each database's schema index (kept
@@ -21,18 +22,17 @@ final class SearchResources {
     /** How many distinct sample values a text column adds to its index text when values are on. */
     static final int SAMPLE_VALUES = 3;
 
-    private static final Map<String, SchemaIndex> INDEXES = new ConcurrentHashMap<>();
-
     private SearchResources() {}
 
     static SentenceEmbedder embedder() {
         return SentenceEmbedder.shared();
     }
 
-    static SchemaIndex index(Schema schema, Database db, boolean values) {
-        String key = SchemaIndex.fingerprint(schema) + (values ? "+values" : "");
-        return INDEXES.computeIfAbsent(key, k -> SchemaIndex.cached(schema, embedder(),
-                LadderPaths.cacheDir().resolve("schema-index"), values ? sampleValues(db, schema) : null));
+    /** The schema's index, built (or read from the disk cache) once per run. */
+    static SchemaIndex index(RunCaches caches, Schema schema, Database db, boolean values) {
+        return caches.get(SchemaIndex.class, List.of("schema-index", SchemaIndex.fingerprint(schema), values),
+                () -> SchemaIndex.cached(schema, embedder(), LadderPaths.cacheDir().resolve("schema-index"),
+                        values ? sampleValues(db, schema) : null));
     }
 
     /** Up to {@link #SAMPLE_VALUES} distinct non-null values of each text column, by lower-case {@code table.column}. */

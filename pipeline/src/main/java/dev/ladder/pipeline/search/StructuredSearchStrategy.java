@@ -2,6 +2,8 @@ package dev.ladder.pipeline.search;
 
 import dev.ladder.pipeline.agent.AgentWork;
 import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.kit.JoinGraph;
+import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
@@ -45,7 +47,7 @@ public final class StructuredSearchStrategy implements Strategy {
         Work work = new Work(question, context, NAME);
         SearchSettings s = context.settings().of(SearchSettings.BLOCK);
         SentenceEmbedder embedder = SearchResources.embedder();
-        SchemaIndex index = SearchResources.index(context.schema(), context.db(), s.indexValues());
+        SchemaIndex index = SearchResources.index(context.caches(), context.schema(), context.db(), s.indexValues());
         JoinGraph graph = new JoinGraph(context.schema());
         Retrieval retrieval = new Retrieval(context.schema(), index, graph, embedder, s, question.text());
         StageSteps.add(work, null, "retrieval", "tables for the question: " + String.join(", ",

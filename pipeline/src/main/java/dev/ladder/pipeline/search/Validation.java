@@ -2,6 +2,7 @@ package dev.ladder.pipeline.search;
 
 import dev.ladder.pipeline.agent.Intent;
 import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.kit.JoinGraph;
 import dev.ladder.pipeline.strategy.Work;
 import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.db.Execution;

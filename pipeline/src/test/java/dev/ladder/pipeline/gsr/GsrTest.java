@@ -6,6 +6,7 @@ import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.ScriptedLanguageModel;
+import dev.ladder.pipeline.strategy.RunCaches;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.StrategyContext;
@@ -37,8 +38,12 @@ class GsrTest {
     }
 
     static Answer ask(ScriptedLanguageModel model, GsrSettings g, String question, String hint) {
+        return ask(model, g, question, hint, new RunCaches());
+    }
+
+    static Answer ask(ScriptedLanguageModel model, GsrSettings g, String question, String hint, RunCaches run) {
         StrategyContext ctx = StrategyContext.of(model, db, new FixedExemplars(List.of(), List.of()),
-                Settings.DEFAULT.with(GsrSettings.BLOCK, g));
+                Settings.DEFAULT.with(GsrSettings.BLOCK, g)).withCaches(run);
         Answer a = Strategies.byName("gsr").answer(new Question("q", question, hint), ctx);
         assertThat(Trace.fromJson(a.trace().toJson())).isEqualTo(a.trace());
         return a;
@@ -143,20 +148,31 @@ class GsrTest {
     }
 
     @Test
-    void theDecompositionIsReusedForTheSameQuestionAndTheHintReachesThePrompts() {
+    void theDecompositionIsReusedByTheSameModelInOneRunAndTheHintReachesThePrompts() {
         String question = "Name the clients located in the country of fjords.";
         String hint = "the country of fjords refers to country = 'Norway'";
-        ScriptedLanguageModel first = new ScriptedLanguageModel().when(DECOMPOSE, "- clients\n- in Norway")
-                .when(PRE_SQL, fence(GOOD));
-        ask(first, GsrSettings.DEFAULT.withStages(true, false, false), question, hint);
-        assertThat(first.requests().get(0).prompt()).contains("Hint: " + hint);
-        assertThat(first.requests().get(1).prompt()).contains("Hint: " + hint).contains("- in Norway");
+        RunCaches run = new RunCaches();
+        ScriptedLanguageModel model = new ScriptedLanguageModel().when(DECOMPOSE, "- clients\n- in Norway", "- clients\n- in Norway")
+                .when(PRE_SQL, fence(GOOD), fence(GOOD), fence(GOOD));
+        ask(model, GsrSettings.DEFAULT.withStages(true, false, false), question, hint, run);
+        assertThat(model.requests()).hasSize(2);
+        assertThat(model.requests().get(0).prompt()).contains("Hint: " + hint);
+        assertThat(model.requests().get(1).prompt()).contains("Hint: " + hint).contains("- in Norway");
 
-        ScriptedLanguageModel second = new ScriptedLanguageModel().when(PRE_SQL, fence(GOOD));
-        Answer again = ask(second, GsrSettings.DEFAULT.withStages(true, false, false), question, hint);
-        assertThat(second.requests()).hasSize(1);
-        assertThat(second.requests().get(0).prompt()).contains("- in Norway");
+        // another ablation of the same run, on the same model: the greedy decomposition is not asked again
+        Answer again = ask(model, GsrSettings.DEFAULT.withStages(true, false, false), question, hint, run);
+        assertThat(model.requests()).hasSize(3);
+        assertThat(model.requests().get(2).prompt()).contains("- in Norway");
         assertThat(again.trace().steps(TraceStep.Stage.class)).anySatisfy(s -> assertThat(s.summary()).contains("reused"));
+
+        // another model of the same name, or another run, asks for its own
+        ScriptedLanguageModel other = new ScriptedLanguageModel().when(DECOMPOSE, "- clients\n- in Norway")
+                .when(PRE_SQL, fence(GOOD));
+        assertThat(other.name()).isEqualTo(model.name());
+        ask(other, GsrSettings.DEFAULT.withStages(true, false, false), question, hint, run);
+        assertThat(other.requests()).hasSize(2);
+        ask(model, GsrSettings.DEFAULT.withStages(true, false, false), question, hint);
+        assertThat(model.requests()).hasSize(5);
     }
 
     @Test

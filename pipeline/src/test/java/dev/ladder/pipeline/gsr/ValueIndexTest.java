@@ -2,7 +2,7 @@ package dev.ladder.pipeline.gsr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.search.SentenceEmbedder;
+import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.TestData;
 import java.util.List;

@@ -2,6 +2,8 @@ package dev.ladder.pipeline.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.pipeline.kit.JoinGraph;
+import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.TestData;
 import dev.ladder.sql.read.Query;

@@ -2,6 +2,7 @@ package dev.ladder.pipeline.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.ForeignKey;
 import dev.ladder.sql.schema.Schema;

@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.search;
+package dev.ladder.pipeline.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

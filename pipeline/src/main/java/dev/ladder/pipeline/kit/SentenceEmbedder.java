@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.search;
+package dev.ladder.pipeline.kit;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;

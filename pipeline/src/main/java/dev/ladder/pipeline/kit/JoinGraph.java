@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.search;
+package dev.ladder.pipeline.kit;
 
 import dev.ladder.sql.read.SchemaBinding;
 import dev.ladder.sql.schema.ForeignKey;

@@ -4,6 +4,7 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ClassicModelsExemplars;
+import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ModelLoader;
@@ -32,6 +33,7 @@ import dev.ladder.sql.db.Values;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -88,6 +90,10 @@ final class AskCommand implements Callable<Integer> {
     Long seed;
     @Option(names = "--no-tabular", description = "agent-2/3: leave out the tabular prompt's candidate.")
     boolean noTabular;
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Any setting as an experiment file's settings block has it, after the flags above: a shared knob "
+                    + "(gate_budget=0) or a pipeline's (gsr.temperature=0.2, structured_search.rounds=0); repeatable.")
+    List<String> sets = new ArrayList<>();
     @Option(names = "--hint", paramLabel = "TEXT", defaultValue = "",
             description = "External knowledge for the question (BIRD's evidence); read by gsr only.")
     String hint;
@@ -197,7 +203,8 @@ final class AskCommand implements Callable<Integer> {
             throw new UserError(e.getMessage().replace("maxNewTokens", "--max-tokens")
                     .replace("candidates", "--candidates").replace("sampleTemperature", "--temperature"));
         }
-        return noTabular ? s.withTabularPrompt(false) : s;
+        s = noTabular ? s.withTabularPrompt(false) : s;
+        return sets.isEmpty() ? s : ExperimentLoader.settingsFrom(sets, s, "--set");
     }
 
     /** The benchmark's exemplars, or none for a database without a benchmark. */

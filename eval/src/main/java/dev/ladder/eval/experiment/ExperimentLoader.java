@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
@@ -403,6 +404,42 @@ public final class ExperimentLoader {
         JsonNode node = root.get("settings");
         if (node == null) return Settings.DEFAULT;
         return settings(Fields.of(root.source, "settings", node), Settings.DEFAULT);
+    }
+
+    /**
+     * Settings from {@code KEY=VALUE} pairs over {@code base}, checked like a file's {@code settings:} block: a key is
+     * a shared knob ({@code max_new_tokens}) or a pipeline block's ({@code gsr.temperature}), a value is read as
+     * YAML ({@code 0.2}, {@code false}, {@code [a, b]}).
+     *
+     * @param source what the pairs came from, for messages (e.g. {@code --set})
+     * @throws ExperimentException naming the pair's key and what is wrong
+     */
+    public static Settings settingsFrom(List<String> pairs, Settings base, String source) {
+        ObjectNode root = YAML.createObjectNode();
+        for (String pair : pairs) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) throw new ExperimentException(source, pair, "expected KEY=VALUE, e.g. gsr.temperature=0.2 or candidates=2");
+            String[] key = pair.substring(0, eq).strip().split("\\.", -1);
+            if (key.length > 2 || Arrays.stream(key).anyMatch(String::isBlank)) {
+                throw new ExperimentException(source, pair, "a key is a setting (candidates) or a block's setting (gsr.temperature)");
+            }
+            JsonNode value;
+            try {
+                value = YAML.readTree(pair.substring(eq + 1));
+            } catch (JsonProcessingException e) {
+                throw new ExperimentException(source, pair, "the value is not YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+            }
+            if (value == null || value.isMissingNode()) value = YAML.getNodeFactory().nullNode();
+            if (key.length == 1) {
+                root.set(key[0], value);
+            } else {
+                JsonNode block = root.get(key[0]);
+                if (block != null && !block.isObject()) throw new ExperimentException(source, pair, key[0] + " is set twice");
+                ObjectNode b = block == null ? root.putObject(key[0]) : (ObjectNode) block;
+                b.set(key[1], value);
+            }
+        }
+        return settings(Fields.of(source, "settings", root), base);
     }
 
     /** The keys a settings mapping accepts: the shared knobs, then each registered pipeline's block. */

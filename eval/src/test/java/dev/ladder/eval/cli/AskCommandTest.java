@@ -122,6 +122,10 @@ class AskCommandTest {
         ModelCliTest.assertUserError(ask("--adapter", empty.toString()), "");
         ModelCliTest.assertUserError(LadderCliTest.run("ask", "nodb", QUESTION, "--model", tiny.toString()), "unknown database 'nodb'");
         ModelCliTest.assertUserError(ask("--max-tokens", "0"), "--max-tokens must be >= 1, got 0");
+        // --set reads a pipeline's knobs the way an experiment file's settings block does
+        ModelCliTest.assertUserError(ask("--set", "gsr.temperature=-1"), "--set: settings.gsr.temperature: must be >= 0");
+        ModelCliTest.assertUserError(ask("--set", "gate_budgets=1"), "--set: settings.gate_budgets: unknown field (did you mean 'gate_budget'?)");
+        ModelCliTest.assertUserError(ask("--set", "gsr"), "--set: gsr: expected KEY=VALUE");
         ModelCliTest.assertUserError(ask("--trace", "--trace-json"), "");
         ModelCliTest.assertUserError(ask("--exemplars", "best"), "--exemplars must be fixed or similar, got 'best'");
     }

@@ -111,6 +111,12 @@ class VotePipelineTest {
                 ExecutionVoteStrategy.NAME);
         assertThat(ask.code()).as(ask.err()).isZero();
         assertThat(ask.out()).containsIgnoringCase("select");
+        // its block is settable from ask too: no samples leaves the greedy candidate alone
+        Run greedy = LadderCliTestAccess.run("ask", "classicmodels", question, "--model", "oracle", "--strategy",
+                ExecutionVoteStrategy.NAME, "--set", "execution_vote.samples=0", "--trace-json");
+        assertThat(greedy.code()).as(greedy.err()).isZero();
+        assertThat(Trace.fromJson(greedy.out().strip()).steps(TraceStep.Generate.class))
+                .extracting(TraceStep.Generate::source).containsExactly("greedy");
         Run help = LadderCliTestAccess.run("ask", "--help");
         assertThat(help.out()).contains(ExecutionVoteStrategy.NAME);
     }

@@ -223,7 +223,8 @@ public final class Report {
         this.costs = buildCosts();
         this.judgeAgreement = hasJudge ? buildJudgeAgreement() : null;
         this.diagnoses = allRows().anyMatch(r -> r.diagnosis() != null) ? buildDiagnoses() : null;
-        this.metrics = otherMetrics().isEmpty() ? null : buildMetrics(otherMetrics());
+        List<String> otherMetrics = otherMetrics();
+        this.metrics = otherMetrics.isEmpty() ? null : buildMetrics(otherMetrics);
         this.oracle = Map.copyOf(oracle);
         this.oracleAnalysis = cellInfo.stream().anyMatch(c -> oracleNoise(c) != null) ? buildOracleAnalysis() : null;
         this.oracleLosses = oracleAnalysis != null ? buildOracleLosses() : null;

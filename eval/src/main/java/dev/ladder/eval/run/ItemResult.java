@@ -2,6 +2,7 @@ package dev.ladder.eval.run;
 
 import dev.ladder.eval.score.BuiltInMetrics;
 import dev.ladder.eval.score.MetricValue;
+import dev.ladder.eval.score.Metrics;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,9 +44,9 @@ public record ItemResult(String cell, String itemId, String category, String dif
                          int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores) {
 
     /** The metric name of EX in the experiment's second EX mode ({@code scorers.ex_mode: [spider, bird]}). */
-    public static final String EX_ALT = "EX-alt";
+    public static final String EX_ALT = Metrics.EX_ALT;
     /** The metric name of the LLM judge's verdict ({@code scorers.judge}); its detail is the judge's reasoning. */
-    public static final String JUDGE = "judge";
+    public static final String JUDGE = Metrics.JUDGE;
 
     public ItemResult {
         Objects.requireNonNull(cell, "cell");

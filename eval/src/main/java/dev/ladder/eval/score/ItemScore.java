@@ -36,15 +36,17 @@ public record ItemScore(
 
     /** The score of the built-in metrics' values: VA's detail as the error, the others' flags, EM's first. */
     static ItemScore of(MetricItem item, Map<String, MetricValue> values, String exMode) {
-        MetricValue va = values.getOrDefault("VA", MetricValue.ABSENT);
+        MetricValue va = values.getOrDefault(BuiltInMetrics.VA.name(), MetricValue.ABSENT);
         List<String> flags = new ArrayList<>();
-        for (String name : List.of("EM", "EX", "TS")) {
+        for (String name : List.of(BuiltInMetrics.EM.name(), BuiltInMetrics.EX.name(), BuiltInMetrics.TS.name())) {
             for (String f : values.getOrDefault(name, MetricValue.ABSENT).flags()) {
                 if (!flags.contains(f)) flags.add(f);
             }
         }
-        return new ItemScore(item.id(), item.category(), va.holds(), values.getOrDefault("EX", MetricValue.ABSENT).holds(),
-                values.getOrDefault("EM", MetricValue.ABSENT).holds(), values.getOrDefault("TS", MetricValue.ABSENT).asBoolean(),
+        return new ItemScore(item.id(), item.category(), va.holds(),
+                values.getOrDefault(BuiltInMetrics.EX.name(), MetricValue.ABSENT).holds(),
+                values.getOrDefault(BuiltInMetrics.EM.name(), MetricValue.ABSENT).holds(),
+                values.getOrDefault(BuiltInMetrics.TS.name(), MetricValue.ABSENT).asBoolean(),
                 exMode, va.detail(), flags);
     }
 }

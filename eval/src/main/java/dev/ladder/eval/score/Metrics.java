@@ -14,7 +14,9 @@ import java.util.Set;
 public final class Metrics {
 
     /** Names the run writes itself besides the built-in metrics' (the second EX mode, the LLM judge). */
-    public static final List<String> RESERVED = List.of("EX-alt", "judge");
+    public static final String EX_ALT = "EX-alt";
+    public static final String JUDGE = "judge";
+    public static final List<String> RESERVED = List.of(EX_ALT, JUDGE);
 
     private static final class Holder {
         static final List<Metric> REGISTERED = check(discover());
@@ -27,11 +29,17 @@ public final class Metrics {
         return Holder.REGISTERED;
     }
 
+    private static final List<String> STANDARD = standard();
+
     /** The names of the built-in and reserved metrics: the ones every report already has a table for. */
     public static List<String> standardNames() {
+        return STANDARD;
+    }
+
+    private static List<String> standard() {
         List<String> out = new ArrayList<>(BuiltInMetrics.ALL.stream().map(Metric::name).toList());
         out.addAll(RESERVED);
-        return out;
+        return List.copyOf(out);
     }
 
     private static List<Metric> discover() {

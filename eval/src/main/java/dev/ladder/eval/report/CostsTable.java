@@ -1,0 +1,69 @@
+package dev.ladder.eval.report;
+
+import dev.ladder.eval.report.ReportModel.CellInfo;
+import dev.ladder.eval.run.ItemResult;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/** The costs: per cell, calls, tokens, the cache's share and wall time over the items the cache did not touch. */
+final class CostsTable {
+
+    private CostsTable() {}
+
+    static ReportTable build(ReportModel model) {
+        StringColumn rung = StringColumn.create("rung");
+        IntColumn n = IntColumn.create("n");
+        DoubleColumn ex = DoubleColumn.create("EX");
+        DoubleColumn calls = DoubleColumn.create("calls/item");
+        DoubleColumn prompt = DoubleColumn.create("prompt tokens/item");
+        DoubleColumn generated = DoubleColumn.create("generated tokens/item");
+        DoubleColumn cacheShare = DoubleColumn.create("cached calls");
+        IntColumn cacheHits = IntColumn.create("cache-hit items");
+        IntColumn timed = IntColumn.create("timed items");
+        DoubleColumn p50 = DoubleColumn.create("p50 ms");
+        DoubleColumn p95 = DoubleColumn.create("p95 ms");
+        StringColumn note = StringColumn.create("note");
+        for (CellInfo c : model.cellInfo) {
+            Collection<ItemResult> rows = model.byRung.get(c.name()).values();
+            rung.append(c.name());
+            n.append(rows.size());
+            ex.append(Statistics.proportion(ReportModel.outcomes(rows, ItemResult::ex)));
+            long totalCalls = rows.stream().mapToLong(ItemResult::calls).sum();
+            long cachedCalls = rows.stream().mapToLong(ItemResult::cachedCalls).sum();
+            // rows written before calls were counted say 0: unknown, not free
+            calls.append(totalCalls == 0 ? Double.NaN : (double) totalCalls / rows.size());
+            cacheShare.append(totalCalls == 0 ? Double.NaN : (double) cachedCalls / totalCalls);
+            prompt.append(rows.isEmpty() ? Double.NaN : rows.stream().mapToDouble(ItemResult::promptTokens).average().orElseThrow());
+            generated.append(rows.isEmpty() ? Double.NaN
+                    : rows.stream().mapToDouble(ItemResult::generatedTokens).average().orElseThrow());
+            List<ItemResult> uncached = rows.stream().filter(r -> r.cachedCalls() == 0).toList();
+            cacheHits.append(rows.size() - uncached.size());
+            timed.append(uncached.size());
+            double[] ms = uncached.stream().mapToDouble(ItemResult::millis).sorted().toArray();
+            p50.append(Statistics.percentile(ms, 0.5));
+            p95.append(Statistics.percentile(ms, 0.95));
+            note.append(c.skipped() == null ? "" : "skipped: " + c.skipped());
+        }
+        Table t = Table.create("costs", rung, n, ex, calls, prompt, generated, cacheShare, cacheHits, timed, p50, p95);
+        if (model.cellInfo.stream().anyMatch(c -> c.skipped() != null)) t.addColumns(note);
+        Map<String, Style> styles = new HashMap<>();
+        for (String col : List.of("calls/item", "prompt tokens/item", "generated tokens/item", "p50 ms", "p95 ms")) {
+            styles.put(col, Style.DECIMAL);
+        }
+        return new ReportTable("costs", "Costs by rung",
+                model.caption("One row per rung: items answered, EX, model calls per item, prompt and generated tokens "
+                        + "per item over all the item's calls, the share of calls the generation cache answered "
+                        + "(missing when the run did not count calls), cache-hit items (at least one cached call) and "
+                        + "the wall time per item, median (p50) and 95th percentile (p95), over the timed items: "
+                        + "those with no cached call, so a cached answer's milliseconds are not read as model speed. "
+                        + "Kept apart from the other tables because timings differ between model.runs of identical results."),
+                t, styles, Set.of());
+    }
+}

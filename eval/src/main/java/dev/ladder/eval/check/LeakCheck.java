@@ -1,9 +1,11 @@
 package dev.ladder.eval.check;
 
+import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.io.TextFiles;
-import dev.ladder.pipeline.agent.AgentWords;
 import dev.ladder.pipeline.agent.AgentWords.Word;
+import dev.ladder.pipeline.agent.AgentWords;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -92,6 +94,28 @@ public final class LeakCheck {
     }
 
     private LeakCheck() {}
+
+    /** The development questions a leak check counts, and how they read in one line. */
+    public record DevelopmentSet(List<BenchmarkItem> items, String description) {}
+
+    /**
+     * ClassicModels' train split plus every split of each further benchmark. A bundled benchmark is refused: its
+     * train split is in the set already, and its test split must not be.
+     */
+    public static DevelopmentSet developmentSet(Benchmark classicModels, List<String> more) {
+        List<BenchmarkItem> items = new ArrayList<>(classicModels.split("train"));
+        StringBuilder description = new StringBuilder("classicmodels train (" + items.size() + ")");
+        for (String d : more) {
+            if (Benchmarks.BUNDLED.containsKey(d.strip().toLowerCase(Locale.ROOT))) {
+                throw new UserError("--dev " + d + ": its train split is in the development set already, its test split must not be");
+            }
+            for (Map.Entry<String, List<BenchmarkItem>> split : Benchmarks.load(d).splits().entrySet()) {
+                items.addAll(split.getValue());
+                description.append(" + ").append(split.getKey()).append(" (").append(split.getValue().size()).append(')');
+            }
+        }
+        return new DevelopmentSet(items, description.toString());
+    }
 
     /**
      * @param dev        the development questions; a provenance id is verified when items of its kind (the id up to

@@ -1,6 +1,10 @@
 package dev.ladder.eval.check;
 
+import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.SqlFeatures;
+import dev.ladder.eval.run.ItemResult;
+import dev.ladder.eval.run.ResultsStore;
+import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.eval.score.ErrorTaxonomy;
 import dev.ladder.eval.score.TiedOrder;
 import dev.ladder.eval.score.em.ExactMatch;
@@ -16,6 +20,7 @@ import dev.ladder.sql.Dialect;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.ExecutionError;
+import dev.ladder.sql.db.UserError;
 import dev.ladder.sql.guard.SqlGuard;
 import dev.ladder.sql.post.SqlPostProcessor;
 import dev.ladder.sql.schema.Schema;
@@ -27,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +71,44 @@ public final class ReaderVerdicts {
 
     /** One query to read: where it came from, its id there, and what readers need around it. */
     public record Input(String source, String key, String question, String sql, String gold, boolean isGold) {}
+
+    /** The queries a freeze reads, and the database spec of each one's key. */
+    public record Inputs(List<Input> inputs, Map<String, String> databaseOfKey) {}
+
+    /**
+     * Every gold of the splits (splits by name, items in order; keyed split/item), then every prediction of each run
+     * directory against its item's gold (keyed run/cell/item; rows of items not in the splits are left out).
+     *
+     * @param databaseOf the database spec of an item
+     */
+    public static Inputs collect(Map<String, List<BenchmarkItem>> splits, Function<BenchmarkItem, String> databaseOf,
+                                 List<Path> runs) {
+        List<Input> inputs = new ArrayList<>();
+        Map<String, BenchmarkItem> byId = new HashMap<>();
+        Map<String, String> databaseOfKey = new HashMap<>();
+        for (Map.Entry<String, List<BenchmarkItem>> e : new TreeMap<>(splits).entrySet()) {
+            for (BenchmarkItem item : e.getValue()) {
+                String key = e.getKey() + "/" + item.id();
+                byId.put(item.id(), item);
+                databaseOfKey.put(key, databaseOf.apply(item));
+                inputs.add(new Input("gold", key, item.question(), item.sql(), item.sql(), true));
+            }
+        }
+        for (Path run : runs) {
+            Path results = run.resolve(RunDirectory.RESULTS);
+            if (!Files.isRegularFile(results)) throw new UserError("not a run directory (no results.sqlite): " + run);
+            try (ResultsStore store = ResultsStore.openReadOnly(results)) {
+                for (ItemResult r : store.results()) {
+                    BenchmarkItem item = byId.get(r.itemId());
+                    if (item == null) continue;
+                    String key = run.getFileName() + "/" + r.cell() + "/" + r.itemId();
+                    databaseOfKey.put(key, databaseOf.apply(item));
+                    inputs.add(new Input("prediction", key, item.question(), r.predicted(), item.sql(), false));
+                }
+            }
+        }
+        return new Inputs(inputs, databaseOfKey);
+    }
 
     /**
      * Writes every reader's verdict on every input to {@code file} (replaced atomically). {@code database} opens the

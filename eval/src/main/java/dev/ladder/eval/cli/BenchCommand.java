@@ -1,22 +1,17 @@
 package dev.ladder.eval.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.JsonlBenchmarks;
 import dev.ladder.eval.bench.SpiderFormat;
+import dev.ladder.eval.check.BenchmarkCheck;
 import dev.ladder.eval.check.Coverage;
-import dev.ladder.eval.check.GoldCheck;
 import dev.ladder.eval.check.GateCheck;
+import dev.ladder.eval.check.GoldCheck;
 import dev.ladder.eval.check.LeakCheck;
 import dev.ladder.eval.check.ReaderVerdicts;
-import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ModelLoader;
-import dev.ladder.eval.run.ResultsStore;
-import dev.ladder.eval.run.RunDirectory;
-import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.inference.EngineBenchmark;
 import dev.ladder.inference.device.Placement;
 import dev.ladder.inference.llm.DjlLanguageModel;
@@ -26,23 +21,18 @@ import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.onnx.OnnxLanguageModel;
 import dev.ladder.inference.serve.ServeBenchmark;
 import dev.ladder.sql.db.Database;
-import dev.ladder.sql.db.DatabaseKind;
-import dev.ladder.sql.db.EmbeddedMariaDb;
 import dev.ladder.sql.db.UserError;
 import dev.ladder.sql.schema.Schema;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -133,81 +123,18 @@ final class BenchCommand {
                 description = "Another split or benchmark: report items whose SQL skeleton or normalised question also occurs there.")
         String other;
 
-        /** An item, where it was read (file:line for JSONL) and the database it runs on. */
-        private record Entry(BenchmarkItem item, String where, String database) {}
-
         @Override
-        public Integer call() throws IOException {
-            Map<String, List<Entry>> byDatabase = new LinkedHashMap<>();
-            for (Entry e : entries()) byDatabase.computeIfAbsent(e.database(), k -> new ArrayList<>()).add(e);
+        public Integer call() {
+            Map<String, List<BenchmarkCheck.Entry>> byDatabase = BenchmarkCheck.entries(benchmark, database);
+            BenchmarkCheck.Other disjoint = BenchmarkCheck.Other.of(other, database);
             PrintWriter out = spec.commandLine().getOut();
-            int problems = 0;
-            Set<String> otherSkeletons = new HashSet<>();
-            Set<String> otherQuestions = new HashSet<>();
-            if (other != null) {
-                for (List<BenchmarkItem> split : Benchmarks.load(other, database).splits().values()) {
-                    for (BenchmarkItem o : split) {
-                        otherSkeletons.add(Coverage.skeleton(o.sql()));
-                        otherQuestions.add(Coverage.normalizeQuestion(o.question()));
-                    }
-                }
-            }
-            for (Map.Entry<String, List<Entry>> group : byDatabase.entrySet()) {
+            long problems = 0;
+            for (Map.Entry<String, List<BenchmarkCheck.Entry>> group : byDatabase.entrySet()) {
                 if (byDatabase.size() > 1) out.println("database " + group.getKey());
-                problems += check(group.getKey(), group.getValue(), otherSkeletons, otherQuestions, out);
-            }
-            out.println(problems == 0 ? "all items ok" : problems + " item(s) with problems (marked !)");
-            return problems == 0 ? 0 : 1;
-        }
-
-        /** A JSONL file keeps its line numbers; other formats are named by split and position. */
-        private List<Entry> entries() throws IOException {
-            Path file = Path.of(benchmark);
-            if (Files.isRegularFile(file) && benchmark.endsWith(".jsonl")) {
-                String db = database == null ? "classicmodels" : database;
-                try (InputStream in = Files.newInputStream(file)) {
-                    return JsonlBenchmarks.readNumbered(in, file.toString()).stream()
-                            .map(n -> new Entry(n.item(), file + ":" + n.line(), db)).toList();
-                }
-            }
-            Benchmark b = Benchmarks.load(benchmark, database);
-            List<Entry> entries = new ArrayList<>();
-            for (Map.Entry<String, List<BenchmarkItem>> split : b.splits().entrySet()) {
-                int k = 0;
-                for (BenchmarkItem item : split.getValue()) {
-                    String db = item.db().isEmpty() && database != null ? database : b.databaseOf(item);
-                    entries.add(new Entry(item, b.name() + " " + split.getKey() + " item " + ++k, db));
-                }
-            }
-            return entries;
-        }
-
-        private int check(String database, List<Entry> entries, Set<String> otherSkeletons,
-                          Set<String> otherQuestions, PrintWriter out) {
-            // coverage describes the items whose golds are read-only queries; the others are findings
-            List<BenchmarkItem> covered = new ArrayList<>();
-            int problems = 0;
-            List<Database> suite = new ArrayList<>();
-            try (Database db = options.open(database)) {
-                // ties are checked on the stored test suite's databases too: a gold whose order or LIMIT cut
-                // depends on the engine there makes TS depend on it
-                if (db.kind() == DatabaseKind.EMBEDDED_MARIADB) {
-                    var stored = TestSuite.load(TestSuite.defaultDir(db.name()));
-                    if (stored.isPresent()) {
-                        List<Database> all = stored.get().open(EmbeddedMariaDb.shared(), options.sqlMode());
-                        suite.addAll(all);
-                        all.get(0).close();   // the original again: checked above as db
-                        suite.remove(0);
-                    }
-                }
-                GoldCheck goldCheck = new GoldCheck(db, suite, otherSkeletons, otherQuestions, other);
-                for (Entry entry : entries) {
-                    GoldCheck.Verdict v = goldCheck.check(entry.item(), entry.where());
-                    if (v.covered()) covered.add(entry.item());
-                    if (v.bad()) problems++;
-                    out.println((v.bad() ? "! " : "  ") + v.line());
-                }
-                Coverage c = Coverage.of(covered, db.schema());
+                BenchmarkCheck.DatabaseResult r = BenchmarkCheck.check(group.getKey(), group.getValue(), disjoint,
+                        options::open, options.sqlMode());
+                for (GoldCheck.Verdict v : r.verdicts()) out.println((v.bad() ? "! " : "  ") + v.line());
+                Coverage c = r.coverage();
                 out.println();
                 out.println("items " + c.items() + "; by category " + c.byCategory());
                 out.println("by difficulty " + c.byDifficulty());
@@ -216,10 +143,10 @@ final class BenchCommand {
                 out.println("multi-table " + c.multiTable() + ", having/nested " + c.havingOrNested() + ", date arithmetic "
                         + c.dateArithmetic() + ", null handling " + c.nullHandling() + ", ordered projection "
                         + c.orderedProjection() + ", template siblings " + c.templateSiblings());
-            } finally {
-                suite.forEach(Database::close);
+                problems += r.problems();
             }
-            return problems;
+            out.println(problems == 0 ? "all items ok" : problems + " item(s) with problems (marked !)");
+            return problems == 0 ? 0 : 1;
         }
     }
 
@@ -283,7 +210,7 @@ final class BenchCommand {
             var after = GenerationBenchmark.gpuMemory(on);
             PrintWriter out = spec.commandLine().getOut();
             if (json) {
-                out.println(json(r, before, after));
+                out.println(r.json(before, after));
                 out.flush();
                 return 0;
             }
@@ -295,45 +222,6 @@ final class BenchCommand {
             out.print(r.table());
             out.flush();
             return 0;
-        }
-
-        /** One JSON object: the table's measurements, plus GPU memory before the load and after the model closed. */
-        static String json(GenerationBenchmark.Result r,
-                           GenerationBenchmark.GpuMemory before,
-                           GenerationBenchmark.GpuMemory after) {
-            var mapper = new ObjectMapper();
-            var o = mapper.createObjectNode();
-            o.put("model", r.model());
-            o.put("device", r.device());
-            o.put("threads", r.threads());
-            o.put("prompt_tokens", r.promptTokens());
-            o.put("weight_bytes_per_step", r.weightBytesPerStep());
-            o.put("kv_bytes_per_step", r.kvBytesPerStep());
-            o.put("bandwidth_gb_per_s", r.bandwidth().gbPerS());
-            o.put("bandwidth_probe", r.bandwidth().probe());
-            o.put("prefill_tok_per_s", r.prefillTokensPerSec());
-            var decode = o.putObject("decode_tok_per_s");
-            r.decodeTokensPerSec().forEach((b, v) -> decode.put(String.valueOf(b), v));
-            o.put("roofline_tok_per_s", r.rooflineTokensPerSec());
-            o.put("batch1_roofline_share", r.rooflineRatio());
-            o.put("peak_rss_bytes", r.peakRssBytes());
-            if (r.load() != null) {
-                o.put("load_seconds", r.load().millis() / 1e3);
-                o.put("weight_bytes", r.load().weightBytes());
-                o.put("load_peak_anon_rss_bytes", r.load().peakAnonRssBytes());
-                o.put("load_warnings", r.load().warnings().size());
-            }
-            if (r.gpuMemory() != null) {
-                o.put("gpu_total_bytes", r.gpuMemory().totalBytes());
-                o.put("gpu_used_after_run_bytes", r.gpuMemory().usedBytes());
-            }
-            if (before != null) o.put("gpu_used_before_load_bytes", before.usedBytes());
-            if (after != null) o.put("gpu_used_after_close_bytes", after.usedBytes());
-            try {
-                return mapper.writeValueAsString(o);
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
         }
 
         /** The engines through generate alone (EngineBenchmark), one table. */
@@ -454,24 +342,14 @@ final class BenchCommand {
             int words = entries.size();
             entries.addAll(LeakCheck.sourcePhrases(checkout));
             Benchmark cm = Benchmarks.load("classicmodels");
-            List<BenchmarkItem> devItems = new ArrayList<>(cm.split("train"));
-            StringBuilder devName = new StringBuilder("classicmodels train (" + devItems.size() + ")");
-            for (String d : dev) {
-                if (Benchmarks.BUNDLED.containsKey(d.strip().toLowerCase(Locale.ROOT))) {
-                    throw new UserError("--dev " + d + ": its train split is in the development set already, its test split must not be");
-                }
-                for (Map.Entry<String, List<BenchmarkItem>> split : Benchmarks.load(d).splits().entrySet()) {
-                    devItems.addAll(split.getValue());
-                    devName.append(" + ").append(split.getKey()).append(" (").append(split.getValue().size()).append(')');
-                }
-            }
+            LeakCheck.DevelopmentSet devSet = LeakCheck.developmentSet(cm, dev);
             List<BenchmarkItem> test = cm.split("test");
-            LeakCheck.Report report = LeakCheck.check(entries, test, devItems, LeakCheck.provenance());
+            LeakCheck.Report report = LeakCheck.check(entries, test, devSet.items(), LeakCheck.provenance());
 
             PrintWriter out = spec.commandLine().getOut();
             out.println("checked " + words + " word-list entries and " + (entries.size() - words) + " quoted phrases ("
                     + report.rows().size() + " distinct) against classicmodels test (" + test.size()
-                    + " questions); development set: " + devName);
+                    + " questions); development set: " + devSet.description());
             List<LeakCheck.Row> shown = report.rows().stream().filter(r -> all ? r.test() > 0 : r.testOnly()).toList();
             if (!shown.isEmpty()) {
                 out.println();
@@ -580,31 +458,9 @@ final class BenchCommand {
             if (compare != null && !Files.isRegularFile(compare)) throw new UserError("no such frozen verdicts file: " + compare);
             Benchmark b = golds.load();
             Map<String, List<BenchmarkItem>> splits = golds.splits(b);
-            List<ReaderVerdicts.Input> inputs = new ArrayList<>();
-            Map<String, BenchmarkItem> byId = new HashMap<>();
-            Map<String, String> specOf = new HashMap<>();
-            for (Map.Entry<String, List<BenchmarkItem>> e : new TreeMap<>(splits).entrySet()) {
-                for (BenchmarkItem item : e.getValue()) {
-                    String key = e.getKey() + "/" + item.id();
-                    byId.put(item.id(), item);
-                    specOf.put(key, golds.databaseOf(b, item));
-                    inputs.add(new ReaderVerdicts.Input("gold", key, item.question(), item.sql(), item.sql(), true));
-                }
-            }
-            for (Path run : runs) {
-                Path results = run.resolve(RunDirectory.RESULTS);
-                if (!Files.isRegularFile(results)) throw new UserError("not a run directory (no results.sqlite): " + run);
-                try (ResultsStore store = ResultsStore.openReadOnly(results)) {
-                    for (ItemResult r : store.results()) {
-                        BenchmarkItem item = byId.get(r.itemId());
-                        if (item == null) continue;
-                        String key = run.getFileName() + "/" + r.cell() + "/" + r.itemId();
-                        specOf.put(key, golds.databaseOf(b, item));
-                        inputs.add(new ReaderVerdicts.Input("prediction", key, item.question(),
-                                r.predicted(), item.sql(), false));
-                    }
-                }
-            }
+            ReaderVerdicts.Inputs collected = ReaderVerdicts.collect(splits, item -> golds.databaseOf(b, item), runs);
+            List<ReaderVerdicts.Input> inputs = collected.inputs();
+            Map<String, String> specOf = collected.databaseOfKey();
             Map<String, Database> open = new HashMap<>();
             try {
                 Function<ReaderVerdicts.Input, Database> dbOf =

@@ -8,6 +8,8 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.util.cuda.CudaUtils;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
@@ -93,6 +95,46 @@ public final class GenerationBenchmark {
         public double rooflineRatio() {
             Double b1 = decodeTokensPerSec.get(1);
             return b1 == null ? Double.NaN : b1 / rooflineTokensPerSec();
+        }
+
+        /**
+         * One JSON object of the measurements (the fields scripts/gpu-check reads), with GPU memory before the load
+         * and after the model closed where known (either may be null).
+         */
+        public String json(GpuMemory before, GpuMemory after) {
+            var mapper = new ObjectMapper();
+            var o = mapper.createObjectNode();
+            o.put("model", model);
+            o.put("device", device);
+            o.put("threads", threads);
+            o.put("prompt_tokens", promptTokens);
+            o.put("weight_bytes_per_step", weightBytesPerStep);
+            o.put("kv_bytes_per_step", kvBytesPerStep());
+            o.put("bandwidth_gb_per_s", bandwidth.gbPerS());
+            o.put("bandwidth_probe", bandwidth.probe());
+            o.put("prefill_tok_per_s", prefillTokensPerSec);
+            var decode = o.putObject("decode_tok_per_s");
+            decodeTokensPerSec.forEach((b, v) -> decode.put(String.valueOf(b), v));
+            o.put("roofline_tok_per_s", rooflineTokensPerSec());
+            o.put("batch1_roofline_share", rooflineRatio());
+            o.put("peak_rss_bytes", peakRssBytes);
+            if (load != null) {
+                o.put("load_seconds", load.millis() / 1e3);
+                o.put("weight_bytes", load.weightBytes());
+                o.put("load_peak_anon_rss_bytes", load.peakAnonRssBytes());
+                o.put("load_warnings", load.warnings().size());
+            }
+            if (gpuMemory != null) {
+                o.put("gpu_total_bytes", gpuMemory.totalBytes());
+                o.put("gpu_used_after_run_bytes", gpuMemory.usedBytes());
+            }
+            if (before != null) o.put("gpu_used_before_load_bytes", before.usedBytes());
+            if (after != null) o.put("gpu_used_after_close_bytes", after.usedBytes());
+            try {
+                return mapper.writeValueAsString(o);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         public String table() {

@@ -2,7 +2,6 @@ package dev.ladder.eval.bench;
 
 import dev.ladder.sql.read.Query;
 import dev.ladder.sql.read.SqlVocabulary;
-import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -24,7 +23,6 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
-import net.sf.jsqlparser.util.TablesNamesFinder;
 
 /**
  * Structural features of one SQL query, read from its JSqlParser tree: what Spider's hardness rule
@@ -59,12 +57,9 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
         Statement st = query.statement()
                 .orElseThrow(() -> new IllegalArgumentException("cannot parse SQL: " + query.parseFailure()));
         if (!(st instanceof Select select)) throw new IllegalArgumentException("not a SELECT: " + firstLine(sql));
-        Set<String> tables = new LinkedHashSet<>();
-        for (String t : new TablesNamesFinder<Void>().getTables(st)) tables.add(bareName(t));
+        // the tables as the query model reads them (the taxonomy and the gold features read the same set)
+        Set<String> tables = query.tables().names();
         int ctes = select.getWithItemsList() == null ? 0 : select.getWithItemsList().size();
-        if (select.getWithItemsList() != null) {
-            select.getWithItemsList().forEach(w -> tables.remove(w.getAlias().getName().toLowerCase(Locale.ROOT)));
-        }
         Select body = unwrap(select);
         int setOps = 0;
         PlainSelect top;
@@ -156,12 +151,6 @@ public record SqlFeatures(Set<String> tables, int tableUnits, boolean hasWhere, 
     private static int countWindows(String sql) {
         // OVER ( after a function call; counted on the text so that windows inside subqueries count too
         return (int) Pattern.compile("(?i)\\)\\s*OVER\\s*[(a-z_]").matcher(sql).results().count();
-    }
-
-    private static String bareName(String qualified) {
-        String t = qualified.replace("`", "").replace("\"", "");
-        int dot = t.lastIndexOf('.');
-        return (dot >= 0 ? t.substring(dot + 1) : t).toLowerCase(Locale.ROOT);
     }
 
     private static String firstLine(String s) {

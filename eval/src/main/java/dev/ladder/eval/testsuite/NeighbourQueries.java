@@ -7,6 +7,7 @@ import dev.ladder.sql.SqlLexer;
 import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.read.Identifiers;
 import dev.ladder.sql.read.SqlVocabulary;
+import dev.ladder.sql.read.TableReferences;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.Schema;
 import dev.ladder.sql.schema.Table;
@@ -64,6 +65,7 @@ public final class NeighbourQueries {
     private static final List<String> SET_OPERATORS = List.of("UNION", "UNION ALL", "INTERSECT", "EXCEPT");
     /** Words whose removal never changes the meaning (or only the column labels). */
     private static final Set<String> KEEP = Set.of("AS", "ASC", "INNER", "OUTER", "DISTINCT");
+    /** Words that start a clause: a word before an operator that is one of them is no operand. */
     private static final Set<String> CLAUSE_START = Set.of("SELECT", "FROM", "WHERE", "GROUP", "HAVING", "ORDER",
             "LIMIT", "UNION", "INTERSECT", "EXCEPT", "WINDOW", "JOIN", "LEFT", "RIGHT", "INNER", "CROSS", "ON",
             "STRAIGHT_JOIN", "NATURAL", "WITH");
@@ -208,36 +210,14 @@ public final class NeighbourQueries {
         // ---- context: tables and aliases ----
 
         void readTables() {
-            for (int i = 0; i + 1 < t.size(); i++) {
-                boolean tableFollows = word(i, "FROM") || word(i, "JOIN")
-                        || (symbol(i, ",") && inFromClause(i));
-                if (!tableFollows) continue;
-                int j = i + 1;
-                Optional<Table> table = tableAt(j);
-                if (table.isEmpty()) continue;
-                aliases.put(table.get().name().toUpperCase(Locale.ROOT), table.get().name());
-                int k = j + 1;
-                if (word(k, "AS")) k++;
-                if (k < t.size() && t.get(k).type() == SqlToken.Type.WORD && !CLAUSE_START.contains(upper(k))
-                        && !isKeywordAfterTable(k)) {
-                    aliases.put(upper(k), table.get().name());
-                }
-            }
+            // the query model's table references and their aliases, kept to the schema's tables
+            TableReferences.of(t).qualifiers().forEach((qualifier, table) ->
+                    schema.table(table).ifPresent(tb -> aliases.put(qualifier.toUpperCase(Locale.ROOT), tb.name())));
         }
 
         boolean isKeywordAfterTable(int k) {
             return Set.of("WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "ON", "USING", "JOIN", "LEFT", "RIGHT",
                     "INNER", "CROSS", "NATURAL", "UNION", "INTERSECT", "EXCEPT").contains(upper(k));
-        }
-
-        boolean inFromClause(int comma) {
-            for (int i = comma - 1; i >= 0; i--) {
-                if (depth[i] < depth[comma]) return false;
-                if (depth[i] > depth[comma]) continue;
-                if (word(i, "FROM")) return true;
-                if (CLAUSE_START.contains(upper(i)) && t.get(i).type() == SqlToken.Type.WORD) return false;
-            }
-            return false;
         }
 
         Optional<Table> tableAt(int i) {

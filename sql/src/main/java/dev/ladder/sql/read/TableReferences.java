@@ -2,12 +2,15 @@ package dev.ladder.sql.read;
 
 import dev.ladder.sql.SqlToken;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * What the post-processor (and the error taxonomy and gold features, for the tables read) need to know about a
@@ -27,6 +30,8 @@ public final class TableReferences {
     private final boolean[] inTableRef;
     private final Set<String> cteNames = new HashSet<>();
     private final Set<String> aliases = new HashSet<>();
+    /** What qualifies a table reference's columns (its alias, and its own name), lower case -> the table as written. */
+    private final Map<String, String> qualifiers = new LinkedHashMap<>();
     private boolean readsTable;
     private boolean withHasSelect;
 
@@ -71,14 +76,26 @@ public final class TableReferences {
         return aliases.contains(lower(name));
     }
 
-    /** The names of the tables read anywhere: lower case, unquoted, the last part of a dotted name, CTE names left out. */
+    /**
+     * The names of the tables read anywhere, in the order they are first written: lower case, unquoted, the last part
+     * of a dotted name, CTE names left out.
+     */
     public Set<String> names() {
-        Set<String> out = new TreeSet<>();
+        Set<String> out = new LinkedHashSet<>();
         for (int i = 0; i < sig.size(); i++) {
             if (tableName[i]) out.add(lower(Identifiers.unquote(sig.get(i))));
         }
         out.removeAll(cteNames);
         return out;
+    }
+
+    /**
+     * The names that qualify columns of a table reference, anywhere in the statement: each table's alias and its own
+     * name (lower case), mapped to the table as written (unquoted, the last part of a dotted name). A name that two
+     * references use maps to the later alias's table. Derived tables and CTE references are not resolved here.
+     */
+    public Map<String, String> qualifiers() {
+        return Collections.unmodifiableMap(qualifiers);
     }
 
     /** Whether a FROM inside a query (not inside a function call) is present. */
@@ -147,17 +164,23 @@ public final class TableReferences {
         while (isSymbol(end + 1, ".") && end + 2 < sig.size() && nameToken(sig.get(end + 2))) end += 2;
         for (int k = i; k <= end; k++) inTableRef[k] = true;
         tableName[end] = true;
-        alias(end + 1);
+        String table = Identifiers.unquote(sig.get(end));
+        qualifiers.putIfAbsent(lower(table), table);
+        String alias = alias(end + 1);
+        if (alias != null) qualifiers.put(alias, table);
         return end;
     }
 
-    /** Records the alias standing at {@code i}, after an optional AS. */
-    private void alias(int i) {
+    /** Records the alias standing at {@code i}, after an optional AS; returns it (lower case), or null. */
+    private String alias(int i) {
         int a = at(i) != null && at(i).isWord("AS") ? i + 1 : i;
         SqlToken t = at(a);
         if (t != null && nameToken(t) && !isSymbol(a + 1, ".") && !isSymbol(a + 1, "(")) {
-            aliases.add(lower(Identifiers.unquote(t)));
+            String alias = lower(Identifiers.unquote(t));
+            aliases.add(alias);
+            return alias;
         }
+        return null;
     }
 
     /** {@code q.col}: q qualifies; {@code db.q.col}: the middle part does. */

@@ -7,6 +7,7 @@ import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.Schema;
 import dev.ladder.sql.schema.Table;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,11 +90,24 @@ class QueryTest {
     void tableNamesAreReadLexically() {
         // strings are lexed before comments: the # inside 'a#b' starts no comment that would hide parcels
         assertThat(Query.read("SELECT id FROM shipments WHERE note = 'a#b' AND id IN (SELECT id FROM parcels) WHERE")
-                .tables().names()).containsExactly("parcels", "shipments");
+                .tables().names()).containsExactly("shipments", "parcels");
         // CTE names are no tables; a dotted name is its last part; EXTRACT's FROM names none
         assertThat(Query.read("WITH t AS (SELECT x FROM `db`.`Orders`) SELECT EXTRACT(YEAR FROM d) "
                 + "FROM t JOIN payments p ON p.a = t.a, customers c WHERE = =").tables().names())
-                .containsExactly("customers", "orders", "payments");
+                .containsExactly("orders", "payments", "customers");
+    }
+
+    @Test
+    void qualifiersNameTheirTables() {
+        // alias (with or without AS) and the table's own name qualify its columns; a subquery's tables count too
+        TableReferences refs = Query.read("SELECT o.id FROM orders AS o JOIN `Customers` c ON c.id = o.c "
+                + "WHERE o.id IN (SELECT p.o FROM payments p) AND EXTRACT(YEAR FROM o.d) = 2004").tables();
+        assertThat(refs.qualifiers()).containsExactly(Map.entry("orders", "orders"), Map.entry("o", "orders"),
+                Map.entry("customers", "Customers"), Map.entry("c", "Customers"), Map.entry("payments", "payments"),
+                Map.entry("p", "payments"));
+        // a CTE reference keeps its alias, mapped to the CTE's name: the caller keeps what its schema has
+        assertThat(Query.read("WITH t AS (SELECT 1 AS a) SELECT x.a FROM t x").tables().qualifiers())
+                .containsEntry("x", "t");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.ladder.sql.read;
 
+import dev.ladder.sql.read.NameScope.Source;
 import dev.ladder.sql.read.SchemaBinding.BoundColumn;
 import dev.ladder.sql.read.SchemaBinding.ColumnPair;
 import dev.ladder.sql.read.SchemaBinding.UnknownColumn;
@@ -59,52 +60,21 @@ import net.sf.jsqlparser.statement.select.WithItem;
  */
 final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
 
-    /** A FROM item as the names of one SELECT see it. Equality is identity: one table twice is two sources. */
-    private static final class Source {
-        final String name;          // the qualifier: alias, else the name as written; null for an unaliased derived table
-        final String written;       // the table or CTE name as written; null for a derived table
-        final Table table;          // the schema table, or null
-        final List<String> outputs; // a derived table's or CTE's columns; null for a schema table or when not known
-
-        Source(String name, String written, Table table, List<String> outputs) {
-            this.name = name;
-            this.written = written;
-            this.table = table;
-            this.outputs = outputs;
-        }
-
-        boolean opaque() {
-            return table == null && outputs == null;
-        }
-
-        boolean has(String column) {
-            return table != null ? table.column(column).isPresent()
-                    : outputs != null && outputs.stream().anyMatch(column::equalsIgnoreCase);
-        }
-
-        List<String> columnNames() {
-            return table != null ? table.columns().stream().map(dev.ladder.sql.schema.Column::name).toList() : outputs;
-        }
-
-        String label() {
-            return table != null ? table.name() : name != null ? name : "derived table";
-        }
-    }
-
     /** One SELECT's names: its sources, the CTEs a WITH defines, its SELECT-list aliases, USING-merged columns. */
     private static final class Scope {
         final Scope parent;
-        final List<Source> sources = new ArrayList<>();
+        final NameScope names;
         final Map<String, List<String>> ctes = new HashMap<>(); // lower-case name -> columns (null: not known yet)
         final Set<String> aliases = new HashSet<>();
         final Set<String> coalesced = new HashSet<>();
 
         Scope(Scope parent) {
             this.parent = parent;
+            this.names = new NameScope(parent == null ? null : parent.names);
         }
 
         Source qualified(String qualifier) {
-            return sources.stream().filter(s -> s.name != null && s.name.equalsIgnoreCase(qualifier)).findFirst().orElse(null);
+            return names.local(qualifier);
         }
 
         Scope cteScope(String name) {
@@ -199,11 +169,11 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
             Scope cteAt = t.getSchemaName() == null ? scope.cteScope(written) : null;
             Optional<Table> table = schema.table(written);
             if (cteAt != null) {
-                scope.sources.add(new Source(alias != null ? alias : written, written, null, cteAt.ctes.get(lower(written))));
+                scope.names.add(Source.cte(alias, written, cteAt.ctes.get(lower(written))));
             } else {
                 if (table.isPresent()) tables.add(table.get().name());
                 else unknownTables.add(written);
-                scope.sources.add(new Source(alias != null ? alias : written, written, table.orElse(null), null));
+                scope.names.add(Source.table(alias, written, table.orElse(null)));
             }
         } else if (item instanceof ParenthesedSelect p) {
             // a derived table sees the enclosing queries, not its siblings (unless LATERAL)
@@ -211,25 +181,25 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
             if (p.getAlias() != null && p.getAlias().getAliasColumns() != null) {
                 outs = p.getAlias().getAliasColumns().stream().map(c -> name(c.name)).toList();
             }
-            scope.sources.add(new Source(alias, null, null, outs));
+            scope.names.add(Source.derived(alias, outs, null));
         } else if (item instanceof ParenthesedFromItem pf) {
             if (pf.getFromItem() != null) from(pf.getFromItem(), scope, outer);
             if (pf.getJoins() != null) for (Join j : pf.getJoins()) join(j, scope, outer);
         } else {
-            scope.sources.add(new Source(alias, null, null, null)); // table functions: columns not known
+            scope.names.add(Source.derived(alias, null, null)); // table functions: columns not known
         }
     }
 
     private void join(Join j, Scope scope, Scope outer) {
         from(j.getRightItem(), scope, outer);
-        Source right = scope.sources.get(scope.sources.size() - 1);
+        Source right = scope.names.sources().get(scope.names.sources().size() - 1);
         List<String> merged = new ArrayList<>();
         if (j.getUsingColumns() != null) j.getUsingColumns().forEach(c -> merged.add(name(c.getColumnName())));
         if (j.isNatural() && right.columnNames() != null) merged.addAll(right.columnNames());
         for (String col : merged) {
-            Source left = scope.sources.stream().filter(s -> s != right && s.has(col)).findFirst().orElse(null);
+            Source left = scope.names.sources().stream().filter(s -> s != right && s.has(col)).findFirst().orElse(null);
             if (left == null || !right.has(col)) {
-                if (!j.isNatural() && scope.sources.stream().noneMatch(Source::opaque)) {
+                if (!j.isNatural() && scope.names.sources().stream().noneMatch(Source::opaque)) {
                     unknownColumns.add(new UnknownColumn(null, col, "USING column '" + col + "' is not in both sides"));
                 }
                 continue;
@@ -402,10 +372,10 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
         }
         String hint = "";
         for (Scope s = scope; s != null && hint.isEmpty(); s = s.parent) {
-            for (Source src : s.sources) {
+            for (Source src : s.names.sources()) {
                 // MySQL: once aliased, a table is known by its alias only
-                if (src.written != null && src.written.equalsIgnoreCase(qualifier) && src.name != null) {
-                    hint = " (" + src.written + " is aliased as " + src.name + ")";
+                if (src.written() != null && src.written().equalsIgnoreCase(qualifier) && src.alias() != null) {
+                    hint = " (" + src.written() + " is aliased as " + src.alias() + ")";
                     break;
                 }
             }
@@ -419,17 +389,17 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
         if (ctx.clause() == Clause.ORDER && ctx.scope().aliases.contains(lower(col))) return null;
         List<String> labels = new ArrayList<>();
         for (Scope s = ctx.scope(); s != null; s = s.parent) {
-            List<Source> having = s.sources.stream().filter(src -> src.has(col)).toList();
+            List<Source> having = s.names.sources().stream().filter(src -> src.has(col)).toList();
             if (having.size() == 1 || (having.size() > 1 && s.coalesced.contains(lower(col)))) return ref(having.get(0), col);
             if (having.size() > 1) {
                 String in = String.join(" and ", having.stream().map(Source::label).toList());
                 unknownColumns.add(new UnknownColumn(null, col, "ambiguous: in " + in));
                 return null;
             }
-            if (s.sources.stream().anyMatch(Source::opaque)) return null; // maybe the unknown table's
+            if (s.names.sources().stream().anyMatch(Source::opaque)) return null; // maybe the unknown table's
             boolean aliasClause = ctx.clause() == Clause.GROUP || ctx.clause() == Clause.HAVING;
             if (s == ctx.scope() && aliasClause && s.aliases.contains(lower(col))) return null;
-            s.sources.forEach(src -> { if (!labels.contains(src.label())) labels.add(src.label()); });
+            s.names.sources().forEach(src -> { if (!labels.contains(src.label())) labels.add(src.label()); });
         }
         // MySQL (and SQLite) read an unresolvable "x" as a string; keywords JSqlParser reads as names are no columns
         if (c.getColumnName().startsWith("\"") || SqlVocabulary.NOT_COLUMNS.contains(SqlVocabulary.upper(col))) return null;
@@ -439,8 +409,8 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
     }
 
     private static Ref ref(Source src, String col) {
-        BoundColumn bound = src.table == null ? null
-                : src.table.column(col).map(k -> new BoundColumn(src.table.name(), k.name())).orElse(null);
+        BoundColumn bound = src.table() == null ? null
+                : src.table().column(col).map(k -> new BoundColumn(src.table().name(), k.name())).orElse(null);
         return new Ref(src, lower(col), bound);
     }
 
@@ -472,9 +442,9 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
             for (Column c : Bare.of(e).columns) {
                 Ref r = refs.get(c);
                 // unresolved, or an enclosing query's column: a constant per group
-                if (r == null || !scope.sources.contains(r.source())) continue;
+                if (r == null || !scope.names.sources().contains(r.source())) continue;
                 if (keyTexts.contains(lower(c.toString())) || keyColumns.contains(new Key(r.source(), r.column()))) continue;
-                List<String> pk = r.source().table == null ? List.of() : r.source().table.primaryKey();
+                List<String> pk = r.source().table() == null ? List.of() : r.source().table().primaryKey();
                 if (!pk.isEmpty() && pk.stream().allMatch(k -> keyColumns.contains(new Key(r.source(), lower(k))))) continue;
                 ungrouped.add(c.toString());
             }
@@ -492,7 +462,7 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
                 if (s == null || s.opaque()) return null;
                 out.addAll(s.columnNames());
             } else if (e instanceof AllColumns) {
-                for (Source s : scope.sources) {
+                for (Source s : scope.names.sources()) {
                     if (s.opaque()) return null;
                     out.addAll(s.columnNames());
                 }

@@ -1,5 +1,7 @@
 package dev.ladder.eval.score.em;
 
+import dev.ladder.sql.read.NameScope.Source;
+import dev.ladder.sql.read.NameScope;
 import dev.ladder.sql.read.SqlVocabulary;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -157,32 +159,14 @@ final class ComponentExtractor {
 
     // ------------------------------------------------------------------ scopes
 
-    /** One FROM source visible to column references. */
-    private record Source(String alias, String table, String derivedId, List<String> outputs, Set<String> columns) {
-
-        boolean answersTo(String qualifier) {
-            if (alias != null) return alias.equals(qualifier);
-            return table != null && table.equals(qualifier);
-        }
-
-        boolean hasColumn(String name) {
-            if (table != null) return columns != null && columns.contains(name);
-            return outputs.contains(name);
-        }
-
-        /** Sort key used to break ties deterministically when several sources have the column. */
-        String key() {
-            return table != null ? table : "<" + derivedId + ">";
-        }
+    /** What EM calls a table source: its lower-case name as written (known to the schema or not); null otherwise. */
+    private static String tableOf(Source src) {
+        return src.kind() == NameScope.Kind.TABLE ? src.written() : null;
     }
 
-    private static final class Scope {
-        final Scope parent;
-        final List<Source> sources = new ArrayList<>();
-
-        Scope(Scope parent) {
-            this.parent = parent;
-        }
+    /** The sort key that breaks ties deterministically when several sources of one scope have a column. */
+    private static String key(Source src) {
+        return src.kind() == NameScope.Kind.TABLE ? src.written() : "<" + src.id() + ">";
     }
 
     private static final class CteDef {
@@ -198,8 +182,8 @@ final class ComponentExtractor {
     }
 
     /** {@code found}: where the SELECT being read records its {@link SqlUnit.Structure} (null outside any). */
-    private record Env(Scope scope, Map<String, CteDef> ctes, Set<String> expanding, Found found) {
-        Env withScope(Scope s) {
+    private record Env(NameScope scope, Map<String, CteDef> ctes, Set<String> expanding, Found found) {
+        Env withScope(NameScope s) {
             return new Env(s, ctes, expanding, found);
         }
 
@@ -289,8 +273,8 @@ final class ComponentExtractor {
         List<OrderUnit> order = u.orderBy();
         if (hasOrder) {
             // names refer to the output columns of the first query: name them by position
-            Scope scope = new Scope(env.scope());
-            scope.sources.add(new Source(null, null, "result", outputs, null));
+            NameScope scope = new NameScope(env.scope());
+            scope.add(Source.derived(null, outputs, "result"));
             // the ORDER BY of a result reads its output columns, none of a SELECT's own
             Ctx ctx = new Ctx(new Env(scope, env.ctes(), env.expanding(), null), AliasMode.NONE, Map.of());
             order = new ArrayList<>();
@@ -313,7 +297,7 @@ final class ComponentExtractor {
         Found found = new Found();
         // derived tables see the enclosing queries, not this one's FROM; what they are is recorded here
         Env outer = env.with(found);
-        Scope scope = new Scope(env.scope());
+        NameScope scope = new NameScope(env.scope());
         List<String> tables = new ArrayList<>();
         Set<String> kw = new TreeSet<>();
         List<Expression> onConditions = new ArrayList<>();
@@ -423,14 +407,14 @@ final class ComponentExtractor {
     }
 
     /** {@code *} and {@code t.*} in the SELECT list count as columns; {@code COUNT(*)} does not. */
-    private void star(Expression e, Scope scope, Found found) {
+    private void star(Expression e, NameScope scope, Found found) {
         if (e instanceof AllTableColumns t) {
             String qualifier = lower(unquote(t.getTable().getName()));
-            Source src = scope.sources.stream().filter(s -> s.answersTo(qualifier)).findFirst().orElse(null);
-            found.columns.add(src == null ? qualifier + ".*" : src.table() == null ? "*" : src.table() + ".*");
+            Source src = scope.local(qualifier);
+            found.columns.add(src == null ? qualifier + ".*" : tableOf(src) == null ? "*" : tableOf(src) + ".*");
         } else if (e instanceof AllColumns) {
-            Source only = scope.sources.size() == 1 ? scope.sources.get(0) : null;
-            found.columns.add(only == null || only.table() == null ? "*" : only.table() + ".*");
+            Source only = scope.sources().size() == 1 ? scope.sources().get(0) : null;
+            found.columns.add(only == null || tableOf(only) == null ? "*" : tableOf(only) + ".*");
         }
     }
 
@@ -461,11 +445,11 @@ final class ComponentExtractor {
     }
 
     /** The source of this SELECT's FROM that a column names, or null (unqualified among several, or another scope's). */
-    private static Source localSource(Column c, Scope scope) {
+    private static Source localSource(Column c, NameScope scope) {
         Table t = c.getTable();
-        if (t == null || t.getName() == null) return scope.sources.size() == 1 ? scope.sources.get(0) : null;
+        if (t == null || t.getName() == null) return scope.sources().size() == 1 ? scope.sources().get(0) : null;
         String qualifier = lower(unquote(t.getName()));
-        return scope.sources.stream().filter(s -> s.answersTo(qualifier)).findFirst().orElse(null);
+        return scope.local(qualifier);
     }
 
     private static String pair(String a, String b) {
@@ -518,13 +502,13 @@ final class ComponentExtractor {
         return ex(e, ctx);
     }
 
-    private void join(Join j, Env env, Scope scope, List<String> tables, Set<String> kw, List<Expression> ons) {
+    private void join(Join j, Env env, NameScope scope, List<String> tables, Set<String> kw, List<Expression> ons) {
         env.found().joins.add(j.isFull() ? "full" : j.isLeft() || j.isRight() ? "outer" : "inner");
-        int before = scope.sources.size();
+        int before = scope.sources().size();
         from(j.getRightItem(), env, scope, tables, kw, ons);
         if (j.getUsingColumns() != null) {
-            List<Source> left = List.copyOf(scope.sources.subList(0, before));
-            List<Source> right = List.copyOf(scope.sources.subList(before, scope.sources.size()));
+            List<Source> left = List.copyOf(scope.sources().subList(0, before));
+            List<Source> right = List.copyOf(scope.sources().subList(before, scope.sources().size()));
             for (Column c : j.getUsingColumns()) {
                 String name = lower(unquote(c.getColumnName()));
                 env.found().joinPairs.add(pair(among(name, left, env.found()), among(name, right, env.found())));
@@ -542,7 +526,7 @@ final class ComponentExtractor {
         if (j.getOnExpressions() != null) ons.addAll(j.getOnExpressions());
     }
 
-    private void from(Object item, Env env, Scope scope, List<String> tables, Set<String> kw, List<Expression> ons) {
+    private void from(Object item, Env env, NameScope scope, List<String> tables, Set<String> kw, List<Expression> ons) {
         if (item instanceof Table t) {
             String name = lower(unquote(t.getName()));
             String alias = aliasName(t.getAlias());
@@ -558,7 +542,7 @@ final class ComponentExtractor {
             }
             if (strict && schema.known() && !schema.hasTable(name)) throw new UnsupportedSqlException("unknown table " + name);
             tables.add(name);
-            scope.sources.add(new Source(alias, name, null, List.of(), schema.columnsOf(name)));
+            scope.add(Source.table(alias, name, schema.table(name)));
         } else if (item instanceof ParenthesedSelect p) {
             SqlUnit body = nested(p, env);
             addDerived(body, outputNames(p), aliasName(p.getAlias()), scope, tables);
@@ -573,11 +557,11 @@ final class ComponentExtractor {
         }
     }
 
-    private static void addDerived(SqlUnit body, List<String> outputs, String alias, Scope scope, List<String> tables) {
+    private static void addDerived(SqlUnit body, List<String> outputs, String alias, NameScope scope, List<String> tables) {
         String canonical = body.canonical();
         tables.add("(" + canonical + ")");
         String id = "q" + Integer.toHexString(canonical.hashCode());
-        scope.sources.add(new Source(alias, null, id, outputs, null));
+        scope.add(Source.derived(alias, outputs, id));
     }
 
     /** Output column names of a query: alias, else column name, else the expression text. */
@@ -1079,21 +1063,19 @@ final class ComponentExtractor {
             if (resolved != null) return reference(resolved, name, ctx.env().found());
             if (ctx.mode() == AliasMode.COLUMN_FIRST && ctx.aliases().containsKey(name)) return alias(name, ctx);
             if (quotedString(c, ctx)) return literal(new StringValue(rawName.substring(1, rawName.length() - 1)));
-            Scope scope = ctx.env().scope();
+            NameScope scope = ctx.env().scope();
             if (strict && !ctx.aliases().containsKey(name) && !TIME_UNITS.contains(name) && allKnownTables(scope)) {
                 throw new UnsupportedSqlException("unknown column " + name);
             }
-            if (scope != null && scope.sources.size() == 1) return reference(scope.sources.get(0), name, ctx.env().found());
+            if (scope != null && scope.sources().size() == 1) return reference(scope.sources().get(0), name, ctx.env().found());
             return found(name, ctx.env().found());
         }
-        for (Scope s = ctx.env().scope(); s != null; s = s.parent) {
-            for (Source src : s.sources) {
-                if (!src.answersTo(qualifier)) continue;
-                if (strict && src.table() != null && src.columns() != null && !src.columns().contains(name)) {
-                    throw new UnsupportedSqlException("unknown column " + qualifier + "." + name);
-                }
-                return reference(src, name, ctx.env().found());
+        Source src = ctx.env().scope() == null ? null : ctx.env().scope().qualified(qualifier);
+        if (src != null) {
+            if (strict && src.table() != null && !src.has(name)) {
+                throw new UnsupportedSqlException("unknown column " + qualifier + "." + name);
             }
+            return reference(src, name, ctx.env().found());
         }
         if (strict && allKnownTables(ctx.env().scope())) {
             throw new UnsupportedSqlException("unknown table or alias " + qualifier + " in " + qualifier + "." + name);
@@ -1104,7 +1086,7 @@ final class ComponentExtractor {
     /** A column of a FROM source: its text, recorded with the bare name where the source is no base table. */
     private String reference(Source src, String name, Found found) {
         String text = qualify(src, name);
-        if (found != null) found.columns.add(src.table() != null ? text : name);
+        if (found != null) found.columns.add(tableOf(src) != null ? text : name);
         return text;
     }
 
@@ -1116,8 +1098,8 @@ final class ComponentExtractor {
 
     /** A USING column of one side of a join: the first of its sources (by key) that has it, else the only one. */
     private String among(String name, List<Source> sources, Found found) {
-        Scope side = new Scope(null);
-        side.sources.addAll(sources);
+        NameScope side = new NameScope(null);
+        sources.forEach(side::add);
         Source src = sourceOf(name, side);
         if (src == null && sources.size() == 1) src = sources.get(0);
         return src == null ? found(name, found) : reference(src, name, found);
@@ -1127,12 +1109,12 @@ final class ComponentExtractor {
      * Whether every source in scope is a schema table with known columns (a name none of them has then
      * cannot run); derived tables and CTEs make the answer unsure, and unsure never rejects.
      */
-    private boolean allKnownTables(Scope start) {
+    private boolean allKnownTables(NameScope start) {
         if (start == null || !schema.known()) return false;
         boolean any = false;
-        for (Scope s = start; s != null; s = s.parent) {
-            for (Source src : s.sources) {
-                if (src.table() == null || src.columns() == null) return false;
+        for (NameScope s = start; s != null; s = s.parent()) {
+            for (Source src : s.sources()) {
+                if (src.table() == null) return false;
                 any = true;
             }
         }
@@ -1154,20 +1136,17 @@ final class ComponentExtractor {
 
     private String tableStar(Table t, Ctx ctx) {
         String qualifier = lower(unquote(t.getName()));
-        for (Scope s = ctx.env().scope(); s != null; s = s.parent) {
-            for (Source src : s.sources) {
-                if (src.answersTo(qualifier)) return texts == Texts.TAXONOMY && src.table() == null ? "*" : src.key() + ".*";
-            }
-        }
+        Source src = ctx.env().scope() == null ? null : ctx.env().scope().qualified(qualifier);
+        if (src != null) return texts == Texts.TAXONOMY && tableOf(src) == null ? "*" : key(src) + ".*";
         return qualifier + ".*";
     }
 
     /** The source of an unqualified column: in the nearest scope that has it, the first by key; null when none. */
-    private static Source sourceOf(String name, Scope start) {
-        for (Scope s = start; s != null; s = s.parent) {
+    private static Source sourceOf(String name, NameScope start) {
+        for (NameScope s = start; s != null; s = s.parent()) {
             Source best = null;
-            for (Source src : s.sources) {
-                if (src.hasColumn(name) && (best == null || src.key().compareTo(best.key()) < 0)) best = src;
+            for (Source src : s.sources()) {
+                if (src.has(name) && (best == null || key(src).compareTo(key(best)) < 0)) best = src;
             }
             if (best != null) return best;
         }
@@ -1175,10 +1154,10 @@ final class ComponentExtractor {
     }
 
     private String qualify(Source src, String name) {
-        if (src.table() != null) return schema.column(src.table(), name);
+        if (tableOf(src) != null) return schema.column(tableOf(src), name);
         if (texts == Texts.TAXONOMY) return name;
         int i = src.outputs().indexOf(name);
-        return "<" + src.derivedId() + ">." + (i >= 0 ? "#" + (i + 1) : name);
+        return "<" + src.id() + ">." + (i >= 0 ? "#" + (i + 1) : name);
     }
 
     // ------------------------------------------------------------------ names

@@ -20,10 +20,12 @@ import java.util.function.BinaryOperator;
  */
 final class SchemaIndex {
 
+    private final Schema source;
     private final Map<String, Set<String>> columns = new HashMap<>();
     private final Map<String, String> representative = new HashMap<>();
 
     SchemaIndex(Schema schema, boolean foldForeignKeys) {
+        this.source = schema;
         if (schema == null) return;
         for (Table t : schema.tables()) {
             Set<String> cols = new LinkedHashSet<>();
@@ -81,9 +83,9 @@ final class SchemaIndex {
         return columns.containsKey(table);
     }
 
-    /** Lower-cased columns of {@code table}, or null when the schema does not know the table. */
-    Set<String> columnsOf(String table) {
-        return columns.get(table);
+    /** The schema's table of that name (ignoring case), or null. */
+    Table table(String name) {
+        return source == null ? null : source.table(name).orElse(null);
     }
 
     /** {@code table.column}, folded through foreign keys. */

@@ -12,6 +12,11 @@ import dev.ladder.eval.bench.SpiderFormat;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ItemScore;
+import dev.ladder.eval.score.Metric;
+import dev.ladder.eval.score.MetricItem;
+import dev.ladder.eval.score.MetricValue;
+import dev.ladder.eval.score.Metrics;
+import dev.ladder.eval.score.Prediction;
 import dev.ladder.eval.score.Predictions;
 import dev.ladder.eval.score.ScoreSummary;
 import dev.ladder.eval.score.Scoring;
@@ -23,6 +28,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,8 +117,8 @@ final class EvalCommand implements Callable<Integer> {
                     Scoring scoring = scoringFor.apply(b.databaseOf(item));
                     String where = b.name() + " " + split + " item " + item.id();
                     if (excluded(scoring, item.id(), where, item.allGold(), goldErrors)) continue;
-                    ItemScore s = scoring.score(item.id(), item.category(), item.allGold(), predictions.get(item.id()));
-                    rows.add(new Scored(s, item.difficulty()));
+                    rows.add(scored(scoring, new MetricItem(item.id(), item.category(), item.allGold()),
+                            predictions.get(item.id()), item.difficulty()));
                 }
             } else {
                 if (dbDir != null && db != null) throw new UserError("--db and --db-dir cannot be used together");
@@ -130,8 +136,7 @@ final class EvalCommand implements Callable<Integer> {
                     Scoring scoring = scoringFor.apply(dbSpec);
                     String id = Integer.toString(i + 1);
                     if (excluded(scoring, id, source.gold + ":" + g.line(), List.of(g.sql()), goldErrors)) continue;
-                    ItemScore s = scoring.score(id, g.db(), List.of(g.sql()), predictions.get(i));
-                    rows.add(new Scored(s, ""));
+                    rows.add(scored(scoring, new MetricItem(id, g.db(), List.of(g.sql())), predictions.get(i), ""));
                 }
             }
             if (rows.isEmpty()) {
@@ -140,8 +145,7 @@ final class EvalCommand implements Callable<Integer> {
                 throw new UserError(first.where() + ": gold cannot be read: " + first.error()
                         + (goldErrors.size() > 1 ? " (nor can any of the other " + (goldErrors.size() - 1) + " golds)" : ""));
             }
-            List<ItemScore> scores = rows.stream().map(Scored::score).toList();
-            if (json) printJson(scores, goldErrors, options);
+            if (json) printJson(rows, goldErrors, options);
             else printTables(title, rows, goldErrors, options, scorers.values().stream().allMatch(Scoring::hasSuite));
             return 0;
         } finally {
@@ -163,7 +167,21 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
-    private record Scored(ItemScore score, String difficulty) {}
+    /** One item's built-in scores and every registered metric's value (docs/extending.md), on one prediction. */
+    private record Scored(ItemScore score, String difficulty, Map<String, MetricValue> metrics) {}
+
+    /** Scores one prediction with the built-in metrics and every registered one: each execution runs once. */
+    private static Scored scored(Scoring scoring, MetricItem item, String predicted, String difficulty) {
+        Prediction prediction = new Prediction(predicted);
+        return new Scored(scoring.score(item, prediction), difficulty, Metrics.scoreRegistered(item, prediction, scoring));
+    }
+
+    /** The mean of a registered metric over the rows it applies to, or null when it applies to none. */
+    private static Double mean(List<Scored> rows, String metric) {
+        var values = rows.stream().map(r -> r.metrics().get(metric)).filter(v -> v != null && v.present())
+                .mapToDouble(MetricValue::value).toArray();
+        return values.length == 0 ? null : Arrays.stream(values).average().orElseThrow();
+    }
 
     /** An item left out of every score because EM cannot read its gold; {@code where} is GOLD:LINE or the item. */
     private record GoldError(String id, String where, String error) {}
@@ -197,7 +215,8 @@ final class EvalCommand implements Callable<Integer> {
                 suite, opened, database.sqlMode());
     }
 
-    private void printJson(List<ItemScore> scores, List<GoldError> goldErrors, ExOptions options) {
+    private void printJson(List<Scored> rows, List<GoldError> goldErrors, ExOptions options) {
+        List<ItemScore> scores = rows.stream().map(Scored::score).toList();
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ScoreSummary all = ScoreSummary.of(scores);
         ObjectNode root = mapper.createObjectNode();
@@ -209,8 +228,28 @@ final class EvalCommand implements Callable<Integer> {
         root.put("n", all.items());
         root.put("ex_mode", options.label());
         root.put("em_mode", options.emMode().label());
+        List<Metric> registered = Metrics.registered();
+        if (!registered.isEmpty()) {
+            // registered metrics: the mean over the items each applies to (null: none), and each item's value
+            ObjectNode means = root.putObject("metrics");
+            for (Metric m : registered) {
+                Double v = mean(rows, m.name());
+                if (v == null) means.putNull(m.name());
+                else means.put(m.name(), v);
+            }
+        }
         ArrayNode items = root.putArray("items");
-        for (ItemScore s : scores) items.add(mapper.valueToTree(s));
+        for (Scored r : rows) {
+            ObjectNode item = mapper.valueToTree(r.score());
+            if (!registered.isEmpty()) {
+                ObjectNode values = item.putObject("metrics");
+                r.metrics().forEach((name, v) -> {
+                    if (v.present()) values.put(name, v.value());
+                    else values.putNull(name);
+                });
+            }
+            items.add(item);
+        }
         ArrayNode excluded = root.putArray("gold_errors");
         for (GoldError e : goldErrors) excluded.addObject().put("id", e.id()).put("where", e.where()).put("error", e.error());
         PrintWriter out = spec.commandLine().getOut();
@@ -231,21 +270,20 @@ final class EvalCommand implements Callable<Integer> {
                 + excludedNote(goldErrors));
         out.println();
         String em = "EM (" + options.emMode().label() + ")";
-        table(out, "", Map.of("all", ScoreSummary.of(scores)), em);
+        table(out, "", Map.of("all", rows), em);
         if (rows.stream().anyMatch(r -> !r.score().category().isEmpty())) {
             out.println();
-            table(out, "category", ScoreSummary.by(scores, ItemScore::category), em);
+            Map<String, List<Scored>> byCategory = new LinkedHashMap<>();
+            for (Scored r : rows) byCategory.computeIfAbsent(r.score().category(), k -> new ArrayList<>()).add(r);
+            table(out, "category", byCategory, em);
         }
         if (rows.stream().anyMatch(r -> !r.difficulty().isEmpty())) {
             out.println();
-            Map<String, List<ItemScore>> byDifficulty = new LinkedHashMap<>();
+            Map<String, List<Scored>> byDifficulty = new LinkedHashMap<>();
             for (String d : BenchmarkItem.DIFFICULTIES) byDifficulty.put(d, new ArrayList<>());
-            for (Scored r : rows) byDifficulty.computeIfAbsent(r.difficulty(), k -> new ArrayList<>()).add(r.score());
-            Map<String, ScoreSummary> summaries = new LinkedHashMap<>();
-            byDifficulty.forEach((k, v) -> {
-                if (!v.isEmpty()) summaries.put(k, ScoreSummary.of(v));
-            });
-            table(out, "difficulty", summaries, em);
+            for (Scored r : rows) byDifficulty.computeIfAbsent(r.difficulty(), k -> new ArrayList<>()).add(r);
+            byDifficulty.values().removeIf(List::isEmpty);
+            table(out, "difficulty", byDifficulty, em);
         }
     }
 
@@ -258,12 +296,28 @@ final class EvalCommand implements Callable<Integer> {
                 + (errors.size() > 5 ? ", ..." : "");
     }
 
-    /** @param em the EM column's header, naming the EM mode */
-    private static void table(PrintWriter out, String label, Map<String, ScoreSummary> groups, String em) {
-        TextTable t = new TextTable(List.of(label, "items", "VA", "EX", em, "TS"));
-        for (int i = 1; i <= 5; i++) t.alignRight(i);
-        groups.forEach((k, s) -> t.add(List.of(k, Integer.toString(s.items()), f(s.va()), f(s.ex()), f(s.em()),
-                s.ts() == null ? "missing" : f(s.ts()))));
+    /**
+     * One row per group: items, VA, EX, EM, TS, then the mean of each registered metric ("missing" where it applies
+     * to no item of the group).
+     *
+     * @param em the EM column's header, naming the EM mode
+     */
+    private static void table(PrintWriter out, String label, Map<String, List<Scored>> groups, String em) {
+        List<String> extra = Metrics.registered().stream().map(Metric::name).toList();
+        List<String> header = new ArrayList<>(List.of(label, "items", "VA", "EX", em, "TS"));
+        header.addAll(extra);
+        TextTable t = new TextTable(header);
+        for (int i = 1; i < header.size(); i++) t.alignRight(i);
+        groups.forEach((k, rows) -> {
+            ScoreSummary s = ScoreSummary.of(rows.stream().map(Scored::score).toList());
+            List<String> row = new ArrayList<>(List.of(k, Integer.toString(s.items()), f(s.va()), f(s.ex()), f(s.em()),
+                    s.ts() == null ? "missing" : f(s.ts())));
+            for (String m : extra) {
+                Double v = mean(rows, m);
+                row.add(v == null ? "missing" : f(v));
+            }
+            t.add(row);
+        });
         t.print(out);
     }
 

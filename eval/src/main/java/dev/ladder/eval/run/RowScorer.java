@@ -5,7 +5,6 @@ import dev.ladder.eval.bench.GoldFeatures;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.score.BuiltInMetrics;
 import dev.ladder.eval.score.ErrorTaxonomy;
-import dev.ladder.eval.score.Metric;
 import dev.ladder.eval.score.MetricItem;
 import dev.ladder.eval.score.MetricValue;
 import dev.ladder.eval.score.Metrics;
@@ -37,7 +36,7 @@ public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
         // the row keeps the error in its own column; VA's value is enough
         scores.put(BuiltInMetrics.VA.name(), new MetricValue(va.value(), null));
         if (alsoEx != null) scores.put(ItemResult.EX_ALT, BuiltInMetrics.EX.score(metricItem, prediction, alsoEx));
-        for (Metric m : Metrics.registered()) scores.put(m.name(), scoreSafely(m, metricItem, prediction, main));
+        scores.putAll(Metrics.scoreRegistered(metricItem, prediction, main));
         boolean ex = scores.get(BuiltInMetrics.EX.name()).holds();
         String errorClass = taxonomy.classify(item.sql(), answer.sql(), va.holds(), ex).label();
         GoldFeatures gold = GoldFeatures.of(item.sql());
@@ -46,16 +45,6 @@ public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
                 answer.sql(), va.detail(), errorClass, t.chosen(), t.promptTokens(), t.generatedTokens(), t.millis(),
                 gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(), calls.calls(), calls.cached(),
                 diagnosis(t), scores);
-    }
-
-    /** A registered metric's value; one that fails is absent, its failure the detail (a metric never stops a run). */
-    static MetricValue scoreSafely(Metric m, MetricItem item, Prediction prediction, Scoring databases) {
-        try {
-            return m.score(item, prediction, databases);
-        } catch (RuntimeException e) {
-            return new MetricValue(null, "failed: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")));
-        }
     }
 
     /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */

@@ -2,7 +2,9 @@ package dev.ladder.eval.score;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 
@@ -27,6 +29,26 @@ public final class Metrics {
     /** The registered metrics beyond the built-in ones, in class-path order. */
     public static List<Metric> registered() {
         return Holder.REGISTERED;
+    }
+
+    /**
+     * Every registered metric's value of one prediction, by name, in registry order. A metric that fails is absent,
+     * its failure the detail: a metric never stops a run or an evaluation.
+     */
+    public static Map<String, MetricValue> scoreRegistered(MetricItem item, Prediction prediction, Scoring databases) {
+        Map<String, MetricValue> out = new LinkedHashMap<>();
+        for (Metric m : registered()) out.put(m.name(), scoreSafely(m, item, prediction, databases));
+        return out;
+    }
+
+    /** A metric's value; one that fails is absent, its failure the detail. */
+    public static MetricValue scoreSafely(Metric m, MetricItem item, Prediction prediction, Scoring databases) {
+        try {
+            return m.score(item, prediction, databases);
+        } catch (RuntimeException e) {
+            return new MetricValue(null, "failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")));
+        }
     }
 
     private static final List<String> STANDARD = standard();

@@ -1,10 +1,6 @@
 package dev.ladder.eval.score;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Means of VA / EX / EM / TS over a set of items. TS is {@code null} ("missing") unless every
@@ -25,14 +21,5 @@ public record ScoreSummary(int items, double va, double ex, double em, Double ts
             else if (s.ts()) ts++;
         }
         return new ScoreSummary(n, va / n, ex / n, em / n, tsComplete ? ts / n : null);
-    }
-
-    /** Summaries per group, in first-seen order of the group key. */
-    public static Map<String, ScoreSummary> by(List<ItemScore> scores, Function<ItemScore, String> key) {
-        Map<String, List<ItemScore>> groups = new LinkedHashMap<>();
-        for (ItemScore s : scores) groups.computeIfAbsent(key.apply(s), k -> new ArrayList<>()).add(s);
-        Map<String, ScoreSummary> out = new LinkedHashMap<>();
-        groups.forEach((k, v) -> out.put(k, of(v)));
-        return out;
     }
 }

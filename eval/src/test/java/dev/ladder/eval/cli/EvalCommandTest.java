@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.example.metric.RowCountMatch;
 import dev.ladder.sql.db.TestData;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -92,6 +93,21 @@ class EvalCommandTest {
         assertThat(failed.get("VA").asBoolean()).isFalse();
         assertThat(failed.get("error").asText()).contains("nope");
         assertThat(root.get("items").get(4).get("flags").toString()).contains("no-prediction");
+        // a registered metric (the test sources register RowCountMatch) is scored on every item: each item's value
+        // (absent where it does not apply) and the mean over the items it applies to
+        assertThat(first.get("metrics").get(RowCountMatch.NAME).asDouble()).isEqualTo(1.0);
+        assertThat(failed.get("metrics").get(RowCountMatch.NAME).isNull()).isTrue();
+        assertThat(root.get("items").get(4).get("metrics").get(RowCountMatch.NAME).isNull()).isTrue();
+        assertThat(root.get("metrics").get(RowCountMatch.NAME).asDouble()).isEqualTo(1.0);
+    }
+
+    @Test
+    void registeredMetricsAreColumnsOfEveryTable() throws IOException {
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite");
+        assertThat(r.code()).isZero();
+        // the summary, category and difficulty tables each have the column; items without a value do not count
+        assertThat(r.out().split("\\b" + RowCountMatch.NAME + "\\b", -1)).hasSize(4);
+        assertThat(r.out()).containsPattern("all\\s+200\\s+0\\.015\\s+0\\.015\\s+0\\.015\\s+missing\\s+1\\.000");
     }
 
     @Test

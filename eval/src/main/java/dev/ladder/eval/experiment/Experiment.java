@@ -1,6 +1,7 @@
 package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.bench.ItemSubset;
+import dev.ladder.pipeline.agent.LadderPipeline;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.sql.db.SqlMode;
@@ -132,7 +133,7 @@ public record Experiment(String name, String benchmark, String split, String dat
                 // an adapter learns the prompt it was trained on: a k = 0 adapter under a k = 3 prompt is another rung
                 int trained = m.trainedK().getAsInt();
                 for (RungSpec r : rungs) {
-                    var k = RungFactors.exemplarsK(r.strategy(), settingsOf(r));
+                    var k = LadderPipeline.exemplarsK(r.strategy(), settingsOf(r));
                     if (r.model().equals(id) && k.isPresent() && k.getAsInt() != trained) {
                         out.add("models." + id + ".adapter: " + m.adapter() + " was trained on k = " + trained
                                 + " prompts (ladder-training.json), but rung " + r.name() + " prompts with k = " + k.getAsInt()

@@ -10,48 +10,34 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The factors a rung is made of, so a comparison can say in what its two rungs differ: model path, adapter (with
- * its merge base), dtype, exemplars k, the agent's mechanisms (execution gate with its budget, clamps, sampled
- * candidates, tabular prompt, schema subset, projection, rerank, repair) and the other settings that take effect.
- * A comparison whose rungs differ in more than one factor cannot attribute its difference to one of them.
- *
- * <p>Values are what takes effect, not what the file says: a prompt rung has no execution gate whatever
- * {@code gate_budget} is, and {@code candidates: 4} means nothing below agent-2.
+ * its merge base), dtype, the mechanisms the registered pipelines name ({@link Pipeline#factors}: the ladder's
+ * exemplars k, execution gate, clamps, sampled candidates, tabular prompt, schema subset, projection, rerank and
+ * repair), the rung's pipeline's settings block line, and the other settings that take effect. A comparison whose
+ * rungs differ in more than one factor cannot attribute its difference to one of them. Values are what takes effect,
+ * not what the file says.
  */
 public final class RungFactors {
 
     /** Factor names in the order reports list them; other settings follow. */
-    public static final List<String> NAMES = List.of("model", "adapter", "dtype", "exemplars k", "execution gate",
-            "clamps", "sampled candidates", "tabular prompt", "schema subset", "projection", "rerank", "repair");
-
-    private static final Pattern AGENT = Pattern.compile("agent-(\\d+)");
-    private static final Pattern PROMPT = Pattern.compile("prompt-k(\\d+)");
-    private static final String ON = "on";
-    private static final String OFF = "off";
+    public static final List<String> NAMES = names();
 
     private RungFactors() {}
+
+    /** The model's factors, then the factors the registered pipelines name (the ladder's mechanisms). */
+    private static List<String> names() {
+        List<String> out = new ArrayList<>(List.of("model", "adapter", "dtype"));
+        for (Pipeline p : Pipelines.registry().all()) out.addAll(p.factorNames());
+        return List.copyOf(out);
+    }
 
     /** The factors of one of the experiment's rungs. */
     public static Map<String, String> of(Experiment e, RungSpec rung) {
         ModelSpec m = e.modelOf(rung);
         return of(m.path(), m.adapter(), m.mergeBase(), m.dtype(), rung.strategy(), e.settingsOf(rung));
-    }
-
-    /**
-     * How many exemplars a rung's prompt carries: the k of {@code prompt-k<N>}, an agent rung's {@code agent_k}; empty
-     * for other strategies, or an agent rung whose settings are unknown.
-     */
-    public static OptionalInt exemplarsK(String strategy, Settings settings) {
-        Matcher prompt = PROMPT.matcher(strategy);
-        if (prompt.matches()) return OptionalInt.of(Integer.parseInt(prompt.group(1)));
-        if (AGENT.matcher(strategy).matches() && settings != null) return OptionalInt.of(settings.k());
-        return OptionalInt.empty();
     }
 
     /**
@@ -70,29 +56,12 @@ public final class RungFactors {
         f.put("adapter", !hasAdapter ? "none"
                 : adapter + (mergeBase == null || mergeBase.equals(ModelSpec.DEFAULT_MERGE_BASE) ? "" : " (" + mergeBase + ")"));
         f.put("dtype", dtype == null ? "?" : dtype);
-        Matcher agent = AGENT.matcher(strategy);
-        int stage = agent.matches() ? Integer.parseInt(agent.group(1)) : -1;
-        OptionalInt k = exemplarsK(strategy, settings);
-        if (k.isPresent()) f.put("exemplars k", Integer.toString(k.getAsInt()));
-        else if (stage >= 0) f.put("exemplars k", "?");
-        else f.put("exemplars k", "strategy " + strategy);
+        // each registered pipeline's mechanisms (the ladder names its own for every rung), in registry order
         boolean sampling = false;
-        if (stage >= 0 && settings != null) {
-            f.put("execution gate", "on (budget " + settings.gateBudget() + ")");
-            sampling = settings.gateBudget() > 0;
-        } else {
-            f.put("execution gate", stage >= 0 ? ON : OFF);
+        for (Pipeline p : Pipelines.registry().all()) {
+            f.putAll(p.factors(strategy, settings));
+            sampling |= p.samples(strategy, settings);
         }
-        f.put("clamps", stage >= 1 ? ON : OFF);
-        boolean candidates = stage >= 2 && settings != null;
-        int n = candidates ? settings.candidates() : 0;
-        f.put("sampled candidates", n > 0 ? Integer.toString(n) : stage >= 2 && settings == null ? "?" : OFF);
-        sampling |= n > 0;
-        f.put("tabular prompt", onOff(candidates && settings.tabularPrompt(), stage >= 2 && settings == null));
-        f.put("schema subset", onOff(candidates && settings.schemaSubset(), stage >= 2 && settings == null));
-        f.put("projection", onOff(candidates && settings.projection(), stage >= 2 && settings == null));
-        f.put("rerank", onOff(candidates && settings.rerank(), stage >= 2 && settings == null));
-        f.put("repair", stage >= 3 ? ON : OFF);
         Pipeline pipeline = Pipelines.registry().pipelineOf(strategy);
         SettingsBlock<?> block = pipeline == null ? null : pipeline.settings();
         if (block != null) f.put(block.factorName(), settings == null ? "?" : factorLine(block, settings));
@@ -133,10 +102,6 @@ public final class RungFactors {
 
     private static <T extends Record> String factorLine(SettingsBlock<T> block, Settings settings) {
         return block.factorLine(settings.of(block));
-    }
-
-    private static String onOff(boolean on, boolean unknown) {
-        return unknown ? "?" : on ? ON : OFF;
     }
 
     /** A JSON string literal, so that a stop string's newline shows as {@code \n} in a report, not as a line break. */

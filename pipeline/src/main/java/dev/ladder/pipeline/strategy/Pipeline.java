@@ -2,6 +2,7 @@ package dev.ladder.pipeline.strategy;
 
 import dev.ladder.pipeline.oracle.OracleTeacher;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A pipeline as a plugin: everything the platform needs to know about one package of strategies. A pipeline
@@ -37,6 +38,27 @@ public interface Pipeline {
      */
     default List<String> diagnosisCategories() {
         return List.of();
+    }
+
+    /**
+     * The rung factors its mechanisms contribute to report comparisons (which factors two rungs differ in), for a rung
+     * of any strategy, name to value as it takes effect, in report order; {@code settings} null when unknown ("?"). A
+     * pipeline whose mechanisms stack into an ablation ladder names them for every rung, off where the rung is not
+     * its own, so that a comparison across pipelines names them too; other pipelines name nothing here (the
+     * settings block's factor line stands for them on their own rungs).
+     */
+    default Map<String, String> factors(String strategy, Settings settings) {
+        return Map.of();
+    }
+
+    /** The names {@link #factors} may give, in report order (comparisons list differing factors in this order). */
+    default List<String> factorNames() {
+        return List.of();
+    }
+
+    /** Whether a rung of {@code strategy} samples with these settings (its temperature is then a factor). */
+    default boolean samples(String strategy, Settings settings) {
+        return false;
     }
 
     /** Where its strategies come in the list of every strategy: lower first (the ladder is 0). */

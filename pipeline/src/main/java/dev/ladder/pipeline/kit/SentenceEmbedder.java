@@ -41,7 +41,11 @@ public final class SentenceEmbedder implements AutoCloseable {
 
     private static SentenceEmbedder shared;
 
-    /** One embedder for the whole process (loaded on first use, never closed): every pipeline shares it. */
+    /**
+     * One embedder for the whole process (loaded on first use, never closed): every pipeline shares it. A fixed model,
+     * like a loaded library, not a cache of a run's data: what is computed with it (schema and value indexes) lives in
+     * the run's {@code RunCaches}.
+     */
     public static synchronized SentenceEmbedder shared() {
         if (shared == null) shared = load();
         return shared;

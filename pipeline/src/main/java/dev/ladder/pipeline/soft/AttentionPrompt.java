@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Stage 3: the soft mask in the prompt, two ways, each switchable: an inline {@code -- attention: w} comment on every
@@ -27,12 +26,11 @@ final class AttentionPrompt {
 
     private AttentionPrompt() {}
 
-    /** The plain rendering per schema (the schema cache's other half): every question without weights reuses it. */
-    private static final Map<Schema, String> PLAIN = new ConcurrentHashMap<>();
-
-    /** {@code CREATE TABLE} statements; with {@code weights}, each line ends in its element's attention comment. */
+    /**
+     * {@code CREATE TABLE} statements; with {@code weights}, each line ends in its element's attention comment.
+     * Rendered for each prompt (cheap), so nothing is kept between questions or runs.
+     */
     static String schema(Schema schema, AttentionWeights.Weights weights) {
-        if (weights == null) return PLAIN.computeIfAbsent(schema, sc -> render(sc, null));
         return render(schema, weights);
     }
 

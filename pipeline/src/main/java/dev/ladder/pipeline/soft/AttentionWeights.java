@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -65,20 +64,19 @@ public final class AttentionWeights {
         }
     }
 
-    /** The weights' inputs per schema: every table's and column's folded words (the schema cache's half of stage 6). */
-    private static final Map<Schema, Map<Key, Set<String>>> FOLDED = new ConcurrentHashMap<>();
-
     private AttentionWeights() {}
 
+    /**
+     * The weights' inputs: every table's and column's folded words. Folded again for each question: a few dozen short
+     * names take microseconds, so no cache (and no static state) is worth keeping.
+     */
     static Map<Key, Set<String>> folded(Schema schema) {
-        return FOLDED.computeIfAbsent(schema, sc -> {
-            Map<Key, Set<String>> out = new LinkedHashMap<>();
-            for (Table t : sc.tables()) {
-                out.put(new Key(t.name(), null), words(t.name()));
-                for (Column c : t.columns()) out.put(new Key(t.name(), c.name()), words(c.name()));
-            }
-            return out;
-        });
+        Map<Key, Set<String>> out = new LinkedHashMap<>();
+        for (Table t : schema.tables()) {
+            out.put(new Key(t.name(), null), words(t.name()));
+            for (Column c : t.columns()) out.put(new Key(t.name(), c.name()), words(c.name()));
+        }
+        return out;
     }
 
     public static Weights compute(Schema schema, QuestionMiner.Mined mined) {

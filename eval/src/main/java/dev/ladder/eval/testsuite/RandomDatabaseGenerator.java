@@ -6,6 +6,7 @@ import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.db.EmbeddedMariaDb;
 import dev.ladder.sql.db.UserError;
 import dev.ladder.sql.read.Identifiers;
+import dev.ladder.sql.read.LiteralAnchors;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
@@ -827,35 +828,13 @@ public final class RandomDatabaseGenerator {
                     boolean like = i > 0 && toks.get(i - 1).isWord("LIKE");
                     lit = new Literal(Identifiers.stringValue(tok.text()), like);
                 }
-                String anchor = anchor(toks, i, columnNames);
+                String anchor = LiteralAnchors.comparedColumn(toks, i, columnNames);
                 String key = (anchor == null ? "" : anchor) + "\u0001" + lit;
                 if (!seenAnchored.add(key)) continue;
                 if (anchor == null) globalLiterals.add(lit);
                 else anchored.computeIfAbsent(anchor, k -> new ArrayList<>()).add(lit);
             }
         }
-    }
-
-    /** The column a literal is compared with: walking left over operators, parentheses and literals. */
-    private static String anchor(List<SqlToken> toks, int i, Set<String> columnNames) {
-        Set<String> skipWords = Set.of("AND", "NOT", "IN", "BETWEEN", "LIKE", "IS", "NULL");
-        for (int k = i - 1; k >= 0 && k >= i - 40; k--) {
-            SqlToken t = toks.get(k);
-            switch (t.type()) {
-                case WORD, QUOTED_IDENTIFIER -> {
-                    String w = t.type() == SqlToken.Type.WORD ? t.text() : Identifiers.unquote(t.text());
-                    String u = w.toUpperCase(Locale.ROOT);
-                    if (columnNames.contains(u) && !(k + 1 < toks.size() && toks.get(k + 1).isSymbol("("))) return u;
-                    if (!skipWords.contains(u)) return null;
-                }
-                case NUMBER, STRING -> { }
-                case SYMBOL -> {
-                    if (t.isSymbol(";")) return null;
-                }
-                default -> { }
-            }
-        }
-        return null;
     }
 
     // ---- helpers ----

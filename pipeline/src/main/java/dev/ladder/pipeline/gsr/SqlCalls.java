@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.gsr;
 
+import dev.ladder.pipeline.kit.AskWithFix;
 import dev.ladder.pipeline.strategy.Work;
 import dev.ladder.sql.post.SqlPostProcessor;
 import java.util.List;
@@ -31,14 +32,22 @@ final class SqlCalls {
 
     /** The cleaned SQL of one call (with the format fallback), or null when none can be read. */
     String sql(String source, String prompt) {
-        String raw = text(source, prompt, GsrTeacher.SQL_BLOCK, Map.of());
+        // the reply and the fixed reply are cleaned under their own sources (the trace tells them apart)
+        AskWithFix.Outcome<String> r = AskWithFix.ask(
+                () -> text(source, prompt, GsrTeacher.SQL_BLOCK, Map.of()),
+                raw -> cleaned(source, raw),
+                (raw, error) -> {
+                    String fix = GsrPrompts.chat(work.ctx.format(), "format-fix", Map.of(
+                            "dialect", work.ctx.db().dialect().label(),
+                            "reply", raw.strip().isEmpty() ? "(empty)" : raw.strip(), "error", error));
+                    return text(source + "-format", fix, GsrTeacher.SQL_BLOCK, Map.of());
+                },
+                raw -> cleaned(source + "-format", raw));
+        return r.ok() ? r.value() : null;
+    }
+
+    private AskWithFix.Reading<String> cleaned(String source, String raw) {
         SqlPostProcessor.Cleaned c = work.clean(new Work.Output(source, raw));
-        if (c.ok()) return c.sql();
-        String fix = GsrPrompts.chat(work.ctx.format(), "format-fix", Map.of(
-                "dialect", work.ctx.db().dialect().label(), "reply", raw.strip().isEmpty() ? "(empty)" : raw.strip(),
-                "error", c.rejection()));
-        String again = text(source + "-format", fix, GsrTeacher.SQL_BLOCK, Map.of());
-        SqlPostProcessor.Cleaned d = work.clean(new Work.Output(source + "-format", again));
-        return d.ok() ? d.sql() : null;
+        return c.ok() ? AskWithFix.Reading.of(c.sql()) : AskWithFix.Reading.failed(c.rejection());
     }
 }

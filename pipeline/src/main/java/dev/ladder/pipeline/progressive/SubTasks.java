@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.progressive;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ladder.pipeline.kit.AskWithFix;
 import dev.ladder.pipeline.prompt.PromptTemplates;
 import dev.ladder.pipeline.strategy.JsonReply;
 import dev.ladder.pipeline.strategy.Work;
@@ -30,17 +31,25 @@ final class SubTasks {
         Dialect d = work.ctx.db().dialect();
         String prompt = PromptTemplates.chat(work.ctx.format(), FOLDER, "subtasks", Map.of("dialect", d.label(),
                 "schema", work.ctx.schemaSummary().stripTrailing(), "question", work.question.text().strip()));
-        String reply = work.generate(List.of(Work.Call.json("subtasks", prompt, s.maxTokens()).kind(ProgressiveTeacher.SUBTASKS))).get(0).raw();
-        JsonReply.Parsed p = parse(reply);
-        if (!p.ok()) {
-            String fix = PromptTemplates.chat(work.ctx.format(), FOLDER, "subtasks-fix",
-                    Map.of("reply", reply.isBlank() ? "(empty)" : reply.strip(), "error", p.error()));
-            String again = work.generate(List.of(Work.Call.json("subtasks-fix", fix, s.maxTokens()).kind(ProgressiveTeacher.SUBTASKS))).get(0).raw();
-            JsonReply.Parsed q = parse(again);
-            if (!q.ok()) return new Extracted(List.of(), "the sub-task reply: " + p.error() + "; after one fix: " + q.error(), List.of());
-            p = q;
+        AskWithFix.Outcome<JsonNode> r = AskWithFix.ask(
+                () -> work.generate(List.of(Work.Call.json("subtasks", prompt, s.maxTokens())
+                        .kind(ProgressiveTeacher.SUBTASKS))).get(0).raw(),
+                reply -> reading(parse(reply)),
+                (reply, error) -> {
+                    String fix = PromptTemplates.chat(work.ctx.format(), FOLDER, "subtasks-fix",
+                            Map.of("reply", reply.isBlank() ? "(empty)" : reply.strip(), "error", error));
+                    return work.generate(List.of(Work.Call.json("subtasks-fix", fix, s.maxTokens())
+                            .kind(ProgressiveTeacher.SUBTASKS))).get(0).raw();
+                });
+        if (!r.ok()) {
+            return new Extracted(List.of(), "the sub-task reply: " + r.firstError() + "; after one fix: "
+                    + r.reading().error(), List.of());
         }
-        return read(p.object());
+        return read(r.value());
+    }
+
+    private static AskWithFix.Reading<JsonNode> reading(JsonReply.Parsed p) {
+        return p.ok() ? AskWithFix.Reading.of(p.object()) : AskWithFix.Reading.failed(p.error());
     }
 
     static JsonReply.Parsed parse(String reply) {

@@ -1,8 +1,8 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.strategy.JsonReply;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ladder.pipeline.kit.AskWithFix;
+import dev.ladder.pipeline.strategy.JsonReply;
 import dev.ladder.pipeline.strategy.Work;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -31,24 +31,26 @@ final class Sketches {
         var ctx = work.ctx;
         String prompt = SearchPrompts.sketch(ctx.format(), ctx.db().dialect(), ctx.schemaSummary(), work.question.text(),
                 s.sketches());
-        String reply = work.generate(List.of(Work.Call.json(SKETCH, prompt, s.sketchMaxTokens())
-                .kind(SearchTeacher.SKETCHES, Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()))))).get(0).raw();
+        Map<String, String> facts = Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()));
+        AskWithFix.Outcome<JsonNode> r = AskWithFix.ask(
+                () -> work.generate(List.of(Work.Call.json(SKETCH, prompt, s.sketchMaxTokens())
+                        .kind(SearchTeacher.SKETCHES, facts))).get(0).raw(),
+                reply -> {
+                    JsonReply.Parsed p = candidatesOf(reply);
+                    return p.ok() ? AskWithFix.Reading.of(p.object()) : AskWithFix.Reading.failed(p.error());
+                },
+                (reply, error) -> work.generate(List.of(Work.Call.json(SKETCH_FIX,
+                        SearchPrompts.sketchFix(ctx.format(), reply, error), s.sketchMaxTokens())
+                        .kind(SearchTeacher.SKETCHES, facts))).get(0).raw());
         List<String> dropped = new ArrayList<>();
-        JsonReply.Parsed parsed = candidatesOf(reply);
-        if (!parsed.ok()) {
-            dropped.add("the sketch reply: " + parsed.error() + "; asked once to fix it");
-            String fixPrompt = SearchPrompts.sketchFix(ctx.format(), reply, parsed.error());
-            String fixed = work.generate(List.of(Work.Call.json(SKETCH_FIX, fixPrompt, s.sketchMaxTokens())
-                    .kind(SearchTeacher.SKETCHES, Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()))))).get(0).raw();
-            parsed = candidatesOf(fixed);
-            if (!parsed.ok()) {
-                dropped.add("the fixed reply: " + parsed.error() + "; no sketch is usable");
-                return done(work, new Result(List.of(), dropped));
-            }
+        if (r.fixAsked()) dropped.add("the sketch reply: " + r.firstError() + "; asked once to fix it");
+        if (!r.ok()) {
+            dropped.add("the fixed reply: " + r.reading().error() + "; no sketch is usable");
+            return done(work, new Result(List.of(), dropped));
         }
         List<Sketch> sketches = new ArrayList<>();
         int i = 0;
-        for (JsonNode c : parsed.object().get("candidates")) {
+        for (JsonNode c : r.value().get("candidates")) {
             i++;
             if (sketches.size() == s.sketches()) {
                 dropped.add("candidate " + i + ": more than the " + s.sketches() + " asked for");

@@ -185,8 +185,8 @@ final class ComparisonTables {
         String family = model.multiSeed ? "all comparisons of one metric and one seed (pooled rows: of one metric)"
                 : "all comparisons of one metric";
         return new ReportTable("comparisons", "Declared comparisons",
-                model.caption("One row per metric and model.declared comparison (label: H1 exemplars, H2 adapter, H3 agent "
-                        + "stages, or model.declared)" + (model.multiSeed ? ", per seed both rungs ran with, then pooled over "
+                model.caption("One row per metric and declared comparison (label: H1 exemplars, H2 adapter, H3 agent "
+                        + "stages, or declared)" + (model.multiSeed ? ", per seed both rungs ran with, then pooled over "
                         + "those seeds" : "") + ", over the items both rungs answered (for TS: both have a suite). "
                         + "b: items right in from and wrong in to; c: wrong in from and right in to (the discordant "
                         + "pairs, the effect size); diff: to minus from with its 95% paired bootstrap interval; p: "
@@ -234,7 +234,7 @@ final class ComparisonTables {
         t.addColumns(diff);
         t.addColumns(p, pHolm);
         return new ReportTable("attribution", "Attribution: comparisons that change one factor",
-                model.caption("One row per model.declared comparison whose two rungs differ in exactly one factor, so its EX "
+                model.caption("One row per declared comparison whose two rungs differ in exactly one factor, so its EX "
                         + "difference is that factor's" + (model.multiSeed ? " (pooled over seeds)" : "") + ". change: the "
                         + "factor's value in from -> to; EX from, EX to: over the paired items; diff, p and p_holm "
                         + "as in the comparisons table (Holm over all EX comparisons, not only these)."),

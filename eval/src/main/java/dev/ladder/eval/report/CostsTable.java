@@ -63,7 +63,7 @@ final class CostsTable {
                         + "(missing when the run did not count calls), cache-hit items (at least one cached call) and "
                         + "the wall time per item, median (p50) and 95th percentile (p95), over the timed items: "
                         + "those with no cached call, so a cached answer's milliseconds are not read as model speed. "
-                        + "Kept apart from the other tables because timings differ between model.runs of identical results."),
+                        + "Kept apart from the other tables because timings differ between runs of identical results."),
                 t, styles, Set.of());
     }
 }

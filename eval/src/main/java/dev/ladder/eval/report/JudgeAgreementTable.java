@@ -52,7 +52,7 @@ final class JudgeAgreementTable {
         for (String col : List.of("Judge", "EX", "agreement", "kappa")) styles.put(col, Style.PROPORTION);
         return new ReportTable("judge-agreement", "LLM judge against EX",
                 model.caption("One row per rung, over its judged items: the share the LLM judge (scorers.judge) calls "
-                        + "correct, EX over the same items, the four model.cells of judge × EX (both correct, only the judge, "
+                        + "correct, EX over the same items, the four cells of judge × EX (both correct, only the judge, "
                         + "only EX, neither), their agreement, and Cohen's kappa (agreement beyond chance: 1 perfect, 0 "
                         + "chance; missing when either side is constant). A prediction that is empty or does not "
                         + "execute is judged NO without asking the judge."),

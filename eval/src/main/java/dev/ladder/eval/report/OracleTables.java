@@ -52,12 +52,12 @@ final class OracleTables {
             format.append(fmt);
             cleaned.append(fmtEx);
         }
-        Table t = Table.create("model.oracle-analysis", rung, noise, n, ex, losses, semantic, repaired, format, cleaned);
-        return new ReportTable("model.oracle-analysis", "Oracle analysis: what each rung does to a perfect answer, and what it recovers",
-                model.caption("One row per rung answered by the model.oracle engine (answers written from the gold SQL; a measuring "
-                        + "instrument, not a model result). noise: the model.oracle's noise (none: every answer is the gold). At "
+        Table t = Table.create("oracle-analysis", rung, noise, n, ex, losses, semantic, repaired, format, cleaned);
+        return new ReportTable("oracle-analysis", "Oracle analysis: what each rung does to a perfect answer, and what it recovers",
+                model.caption("One row per rung answered by the oracle engine (answers written from the gold SQL; a measuring "
+                        + "instrument, not a model result). noise: the oracle's noise (none: every answer is the gold). At "
                         + "noise none, EX below 1 is what the rung's own mechanisms do to a perfect answer (each loss is "
-                        + "listed in the model.oracle-losses table). corrupted: items where some model call of the answer wrote a "
+                        + "listed in the oracle-losses table). corrupted: items where some model call of the answer wrote a "
                         + "corrupted gold (semantic noise), and of them the items the rung still answered right (repaired "
                         + "or avoided); format only: items whose calls carried format noise and no corruption, and of them "
                         + "the items answered right (the noise removed)."),
@@ -83,9 +83,9 @@ final class OracleTables {
                 cause.append(((r.error() != null ? "does not execute: " + r.error() + "; " : "") + why).replaceAll("\\s+", " "));
             }
         }
-        Table t = Table.create("model.oracle-losses", rung, item, errorClass, chosen, cause);
-        return new ReportTable("model.oracle-losses", "Oracle analysis: items lost on a perfect answer",
-                model.caption("One row per item a rung answered wrong (EX 0) although the model.oracle engine gave it the gold "
+        Table t = Table.create("oracle-losses", rung, item, errorClass, chosen, cause);
+        return new ReportTable("oracle-losses", "Oracle analysis: items lost on a perfect answer",
+                model.caption("One row per item a rung answered wrong (EX 0) although the oracle engine gave it the gold "
                         + "without noise: what the rung's mechanisms did to a perfect answer. cause: the execution error "
                         + "of the final SQL if any, then the strategy's own decision as its trace records it."),
                 t, Map.of(), Set.of());

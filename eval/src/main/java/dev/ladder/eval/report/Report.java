@@ -146,6 +146,12 @@ public final class Report {
         this.oracleAnalysis = model.cellInfo.stream().anyMatch(c -> model.oracleNoise(c) != null)
                 ? OracleTables.analysis(model) : null;
         this.oracleLosses = oracleAnalysis != null ? OracleTables.losses(model) : null;
+        // a table's id names its files and its place in report.json: one the writer does not know would be lost
+        List<ReportTable> all = new ArrayList<>(tables());
+        all.add(costs);
+        for (ReportTable t : all) {
+            if (!tableIds().contains(t.id())) throw new IllegalStateException("report table id not in tableIds(): " + t.id());
+        }
     }
 
     /** The report of one run with {@link Options#DEFAULT}. */

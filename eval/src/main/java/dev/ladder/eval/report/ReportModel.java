@@ -303,7 +303,7 @@ final class ReportModel {
         return value == null || value.isBlank() ? Report.NONE : value.trim();
     }
 
-    // canonical values present first in canonical order, then the others sorted, Report.NONE last
+    // canonical values present first in canonical order, then the others sorted, NONE last
     static List<String> ordered(Collection<String> present, List<String> canonical) {
         List<String> out = new ArrayList<>();
         for (String c : canonical) if (present.contains(c)) out.add(c);

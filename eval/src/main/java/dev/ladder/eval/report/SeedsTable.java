@@ -45,7 +45,7 @@ final class SeedsTable {
             }
         }
         return new ReportTable("seeds", "Spread across seeds",
-                model.caption("One row per rung: seeds it ran with (model.cells with results), and for each metric the mean and "
+                model.caption("One row per rung: seeds it ran with (cells with results), and for each metric the mean and "
                         + "the sample standard deviation (divisor seeds - 1; missing with one seed) of the per-seed "
                         + "proportions in the summary."),
                 t, Map.of(), Set.of());

@@ -19,6 +19,7 @@ final class JudgeAgreementTable {
     static ReportTable build(ReportModel model) {
         StringColumn rung = StringColumn.create("rung");
         IntColumn n = IntColumn.create("judged");
+        IntColumn unknown = IntColumn.create("unknown");
         DoubleColumn judge = DoubleColumn.create("Judge");
         DoubleColumn ex = DoubleColumn.create("EX");
         IntColumn both = IntColumn.create("both correct");
@@ -38,6 +39,7 @@ final class JudgeAgreementTable {
             }
             rung.append(c.name());
             n.append(rows.size());
+            unknown.append((int) model.byRung.get(c.name()).values().stream().filter(ItemResult::judgeUnknown).count());
             judge.append(rows.isEmpty() ? Double.NaN : (double) (a + b) / rows.size());
             ex.append(rows.isEmpty() ? Double.NaN : (double) (a + cc) / rows.size());
             both.append(a);
@@ -47,7 +49,7 @@ final class JudgeAgreementTable {
             agreement.append(rows.isEmpty() ? Double.NaN : (double) (a + d) / rows.size());
             kappa.append(Statistics.cohenKappa(a, b, cc, d));
         }
-        Table t = Table.create("judge-agreement", rung, n, judge, ex, both, judgeOnly, exOnly, neither, agreement, kappa);
+        Table t = Table.create("judge-agreement", rung, n, unknown, judge, ex, both, judgeOnly, exOnly, neither, agreement, kappa);
         Map<String, Style> styles = new HashMap<>();
         for (String col : List.of("Judge", "EX", "agreement", "kappa")) styles.put(col, Style.PROPORTION);
         return new ReportTable("judge-agreement", "LLM judge against EX",
@@ -55,7 +57,8 @@ final class JudgeAgreementTable {
                         + "correct, EX over the same items, the four cells of judge × EX (both correct, only the judge, "
                         + "only EX, neither), their agreement, and Cohen's kappa (agreement beyond chance: 1 perfect, 0 "
                         + "chance; missing when either side is constant). A prediction that is empty or does not "
-                        + "execute is judged NO without asking the judge."),
+                        + "execute is judged NO without asking the judge. unknown: items whose judge reply held no YES/NO "
+                        + "verdict it could read; they are left out of every other column (never counted as NO)."),
                 t, styles, Set.of());
     }
 }

@@ -87,7 +87,7 @@ final class ReportModel {
         this.options = options;
         this.hasTs = allRows().anyMatch(r -> r.ts() != null);
         this.hasExAlt = allRows().anyMatch(r -> r.exAlt() != null);
-        this.hasJudge = allRows().anyMatch(r -> r.judge() != null);
+        this.hasJudge = allRows().anyMatch(ItemResult::judged);
         this.multiSeed = rungInfo.values().stream().anyMatch(r -> r.cellsBySeed().size() > 1);
         this.exAltLabel = "EX (" + exModes()[1] + ")";
         this.items = (int) allRows().map(ItemResult::itemId).distinct().count();

@@ -47,6 +47,8 @@ public record ItemResult(String cell, String itemId, String category, String dif
     public static final String EX_ALT = Metrics.EX_ALT;
     /** The metric name of the LLM judge's verdict ({@code scorers.judge}); its detail is the judge's reasoning. */
     public static final String JUDGE = Metrics.JUDGE;
+    /** How the detail of a judged row without a verdict starts (the judge's reply held none it could read). */
+    public static final String JUDGE_UNKNOWN = "unknown: ";
 
     public ItemResult {
         Objects.requireNonNull(cell, "cell");
@@ -117,9 +119,19 @@ public record ItemResult(String cell, String itemId, String category, String dif
         return score(EX_ALT).asBoolean();
     }
 
-    /** The LLM judge's verdict, null when not judged. */
+    /** The LLM judge's verdict, null when not judged or when its reply held no verdict ({@link #judgeUnknown()}). */
     public Boolean judge() {
         return score(JUDGE).asBoolean();
+    }
+
+    /** Whether the judge pass reached this row (with a verdict or without one). */
+    public boolean judged() {
+        return scores.containsKey(JUDGE);
+    }
+
+    /** Whether the judge replied on this row with no verdict it could read: counted apart, never as NO. */
+    public boolean judgeUnknown() {
+        return judged() && !scores.get(JUDGE).present();
     }
 
     /** The judge's reasoning, null when not judged. */

@@ -25,11 +25,12 @@ final class JudgePass {
     /**
      * The judge pass ({@code scorers.judge}): after every cell has answered (so the judge is the one model resident),
      * every stored prediction not yet judged is executed and put to the judge ({@link SqlJudge}); its verdict and
-     * reasoning go into the row's {@code judge} score. A prediction that is empty or does not execute is NO without a call. Resumable: a
-     * restarted run judges only the rows without a verdict; the generation cache answers prompts judged before.
+     * reasoning go into the row's {@code judge} score. A prediction that is empty or does not execute is NO without a
+     * call; a reply with no verdict it can read is stored as unknown (counted apart, never as NO). Resumable: a
+     * restarted run judges only the rows the pass has not reached; the generation cache answers prompts judged before.
      */
     void judge(ResultsStore store, Database db, String id, Supplier<LanguageModel> model) {
-        List<ItemResult> todo = store.results().stream().filter(r -> r.judge() == null).toList();
+        List<ItemResult> todo = store.results().stream().filter(r -> !r.judged()).toList();
         if (todo.isEmpty()) return;
         if (model == null) {
             log.println("warning: the judge model " + id + " is not available (its adapter is missing); "
@@ -51,7 +52,7 @@ final class JudgePass {
                 }
                 SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
                 calls++;
-                store.putJudge(r.cell(), r.itemId(), v.yes(), v.reasoning());
+                store.putJudge(r.cell(), r.itemId(), v.correct(), v.reasoning());
             }
         }
         log.printf(Locale.ROOT, "judge %s: %d predictions judged (%d model calls) in %.1f s%n", id, todo.size(),

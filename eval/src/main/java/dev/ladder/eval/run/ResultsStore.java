@@ -506,11 +506,17 @@ public final class ResultsStore implements AutoCloseable {
         return out;
     }
 
-    /** Records the judge's verdict on a stored row (the judge pass after the answers; resumable: unjudged rows). */
-    public synchronized void putJudge(String cell, String itemId, boolean verdict, String reason) {
+    /**
+     * Stores the LLM judge's verdict on one answer, its reasoning as the detail. {@code verdict} null: the judge
+     * replied with no verdict it could read, stored as a judged row with no value (detail "unknown: ..."), so reports
+     * count it apart instead of reading it as NO.
+     */
+    public synchronized void putJudge(String cell, String itemId, Boolean verdict, String reason) {
         try {
             if (!has(cell, itemId)) throw new UserError("no result " + cell + "/" + itemId + " in " + file + " to judge");
-            putScore(cell, itemId, ItemResult.JUDGE, MetricValue.of(verdict, null).withDetail(reason));
+            MetricValue v = verdict == null ? new MetricValue(null, ItemResult.JUDGE_UNKNOWN + (reason == null ? "" : reason))
+                    : MetricValue.of(verdict, null).withDetail(reason);
+            putScore(cell, itemId, ItemResult.JUDGE, v);
         } catch (SQLException e) {
             throw failure("store the judge's verdict on " + cell + "/" + itemId, e);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
+import dev.ladder.eval.score.MetricValue;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.data.Offset;
@@ -51,6 +52,34 @@ class JudgeReportTest {
         int joinRow = diagnoses.stringColumn("category").indexOf("wrong-join");
         assertThat(diagnoses.intColumn("progressive").get(joinRow)).isEqualTo(10);
         assertThat(r.tables()).extracting(ReportTable::id).contains("judge-agreement", "diagnoses");
+    }
+
+    @Test
+    void aReplyWithoutAVerdictIsCountedApartNotAsNo() {
+        Cell a = new Cell(0, "agent-3", "m", "", "agent-3", 0);
+        List<ItemResult> rows = new ArrayList<>();
+        int i = 0;
+        for (int k = 0; k < 3; k++) rows.add(row("agent-3", i++, true, true, null));
+        rows.add(row("agent-3", i++, false, false, null));
+        // two replies the judge pass could not read: judged, with no verdict
+        for (int k = 0; k < 2; k++) {
+            rows.add(row("agent-3", i++, true, null, null)
+                    .withScore(ItemResult.JUDGE, new MetricValue(null, ItemResult.JUDGE_UNKNOWN + "no YES or NO")));
+        }
+        assertThat(rows.get(4).judged()).isTrue();
+        assertThat(rows.get(4).judgeUnknown()).isTrue();
+        assertThat(rows.get(4).judge()).isNull();
+        Report r = Report.of(List.of(a), rows);
+        var agreement = r.judgeAgreement().orElseThrow().data();
+        assertThat(agreement.intColumn("judged").get(0)).isEqualTo(4);
+        assertThat(agreement.intColumn("unknown").get(0)).isEqualTo(2);
+        assertThat(agreement.intColumn("both correct").get(0)).isEqualTo(3);
+        assertThat(agreement.intColumn("neither").get(0)).isEqualTo(1);
+        // the summary's Judge is the share of YES among the verdicts: 3 of 4, not 3 of 6
+        assertThat(r.summary().data().doubleColumn("Judge").get(0)).isEqualTo(0.75);
+        // a run whose every reply was unreadable still shows the table, with its unknown count
+        Report none = Report.of(List.of(a), rows.subList(4, 6));
+        assertThat(none.judgeAgreement().orElseThrow().data().intColumn("unknown").get(0)).isEqualTo(2);
     }
 
     @Test

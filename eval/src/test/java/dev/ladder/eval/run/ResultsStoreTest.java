@@ -203,6 +203,23 @@ class ResultsStoreTest {
     }
 
     @Test
+    void aJudgeReplyWithoutAVerdictIsStoredAsUnknown() {
+        try (ResultsStore s = ResultsStore.open(tmp.resolve("results.sqlite"))) {
+            s.putCell(K0);
+            s.put(result(K0, "q-1", "SELECT 1", true), 0, "{}");
+            s.put(result(K0, "q-2", "SELECT 2", true), 1, "{}");
+            s.putJudge(K0.name(), "q-1", null, "I think it might be right");
+            List<ItemResult> back = s.results(K0.name());
+            assertThat(back.get(0).judged()).isTrue();
+            assertThat(back.get(0).judgeUnknown()).isTrue();
+            assertThat(back.get(0).judge()).isNull();
+            assertThat(back.get(0).judgeReason()).isEqualTo(ItemResult.JUDGE_UNKNOWN + "I think it might be right");
+            // the other row was not reached: the pass judges it on resume, and only it
+            assertThat(back.get(1).judged()).isFalse();
+        }
+    }
+
+    @Test
     void aMetricOfAnyNameIsARowAndNeedsNoColumn() {
         try (ResultsStore s = ResultsStore.open(tmp.resolve("results.sqlite"))) {
             s.putCell(K0);

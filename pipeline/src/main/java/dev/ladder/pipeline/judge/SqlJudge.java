@@ -35,13 +35,19 @@ public final class SqlJudge {
     /** Result rows the judge sees. */
     public static final int ROWS = 10;
 
-    private static final Pattern VERDICT = Pattern.compile("(?i)CORRECT\\s*[:=-]?\\s*\\**\\s*(YES|NO)\\b");
+    /**
+     * {@code CORRECT} as a word, then anything a chat model puts between it and the verdict (Markdown emphasis, a
+     * colon, dash or equals sign, brackets, quotes, line breaks), then YES or NO: {@code **CORRECT**: YES},
+     * {@code Correct: **No**}, {@code CORRECT = [YES]}. Not {@code INCORRECT} or {@code CORRECTNESS}.
+     */
+    private static final Pattern VERDICT = Pattern.compile("(?i)(?<![A-Za-z])CORRECT(?![A-Za-z])[\\s*_:=\\-\\[(\"'`]*(YES|NO)\\b");
     private static final Pattern REASONING = Pattern.compile("(?is)REASONING\\s*[:=-]?\\s*(.+)");
 
     /**
      * The judge's answer.
      *
-     * @param correct   YES; null when the reply holds no verdict (read as NO)
+     * @param correct   YES or NO; null when the reply holds no verdict in a form it reads (unknown: counted apart, never
+     *                  read as NO)
      * @param reasoning its reasoning, or the whole reply when it gave none in the asked form
      * @param prompt    the prompt asked (for caching and traces)
      * @param raw       the reply as written

@@ -9,7 +9,8 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  * @param decomposition       stage 1: the question split into clauses before the Pre-SQL (off: no clause list)
  * @param schemaLinking       stage 3: SQL-driven schema linking and the corrected Second-SQL (off: the Pre-SQL goes on)
  * @param executionRefinement stage 4: the result shown to the model for a Final-SQL (off: the Second-SQL is the answer)
- * @param linkingRounds       most correction rounds of stage 3 while errors remain (default 3; at least 1)
+ * @param linkingRounds       most correction rounds of stage 3 while errors remain (default 1, the method's one round;
+ *                            more is a departure to measure)
  * @param valueExamples       stored values shown per filtered column, most similar to the question first (default 3)
  * @param maxIndexedValues    distinct values indexed per text column (default 2000; a column with more is indexed by
  *                            its first values in sort order, and the limit is said in the trace)
@@ -23,7 +24,7 @@ public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean 
                           int valueExamples, int maxIndexedValues, int resultRows, int exploreLimit, double temperature,
                           int maxTokens) {
 
-    public static final GsrSettings DEFAULT = new GsrSettings(true, true, true, 3, 3, 2000, 5, 8, 0.0, 512);
+    public static final GsrSettings DEFAULT = new GsrSettings(true, true, true, 1, 3, 2000, 5, 8, 0.0, 512);
 
     /** The {@code gsr} block of experiment files; its factor lists the stage switches and knobs. */
     public static final SettingsBlock<GsrSettings> BLOCK = SettingsBlock.of("gsr", GsrSettings.class, DEFAULT)

@@ -92,7 +92,8 @@ class GsrTest {
                 .when(EXPLORE, "none")
                 .when(CORRECT, fence(MISSPELT), fence("SELECT customerName FROM customers WHERE country = 'Norwy'"),
                         fence(MISSPELT), fence(GOOD));
-        Answer a = ask(model, GsrSettings.DEFAULT.withStages(true, true, false), "Which clients are located in Norway?", "");
+        Answer a = ask(model, GsrSettings.DEFAULT.withStages(true, true, false).withLinkingRounds(3),
+                "Which clients are located in Norway?", "");
         assertThat(sources(model, a)).containsExactly("decompose", "pre-sql", "explore", "second-sql-1", "second-sql-2",
                 "second-sql-3");
         assertThat(model.unused()).isEqualTo(1);
@@ -109,6 +110,24 @@ class GsrTest {
         Answer b = ask(fixedEarly, GsrSettings.DEFAULT.withStages(true, true, false), "Which clients live in Norway?", "");
         assertThat(sources(fixedEarly, b)).containsExactly("decompose", "pre-sql", "explore", "second-sql-1");
         assertThat(b.sql()).isEqualTo(GOOD);
+    }
+
+    @Test
+    void byDefaultSchemaLinkingCorrectsOnceAsTheMethodDoes() {
+        // the method makes one correction round; errors left after it stay (more rounds are a setting)
+        ScriptedLanguageModel model = new ScriptedLanguageModel()
+                .when(DECOMPOSE, "- x")
+                .when(PRE_SQL, fence("SELECT name FROM clients"))
+                .when(EXPLORE, "none")
+                .when(CORRECT, fence(MISSPELT), fence(GOOD));
+        Answer a = ask(model, GsrSettings.DEFAULT.withStages(true, true, false), "Which clients are located in Norway?", "");
+        assertThat(GsrSettings.DEFAULT.linkingRounds()).isEqualTo(1);
+        assertThat(sources(model, a)).containsExactly("decompose", "pre-sql", "explore", "second-sql-1");
+        assertThat(a.sql()).isEqualTo(MISSPELT);
+        assertThat(a.trace().steps(TraceStep.Stage.class)).anySatisfy(s -> {
+            assertThat(s.stage()).isEqualTo("second-sql");
+            assertThat(s.summary()).contains("1 error left after 1 round");
+        });
     }
 
     @Test

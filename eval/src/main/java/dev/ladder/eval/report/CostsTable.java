@@ -59,7 +59,7 @@ final class CostsTable {
         }
         return new ReportTable("costs", "Costs by rung",
                 model.caption("One row per rung: items answered, EX, model calls per item, prompt and generated tokens "
-                        + "per item over all the item's calls, the share of calls the generation cache answered "
+                        + "per item over all the item's calls, the share of calls a cache answered (the generation cache, or a reply the run kept from another rung) "
                         + "(missing when the run did not count calls), cache-hit items (at least one cached call) and "
                         + "the wall time per item, median (p50) and 95th percentile (p95), over the timed items: "
                         + "those with no cached call, so a cached answer's milliseconds are not read as model speed. "

@@ -1,5 +1,6 @@
 package dev.ladder.eval.report;
 
+import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.report.ReportModel.CellInfo;
 import dev.ladder.eval.run.ItemResult;
 import java.util.HashMap;
@@ -28,6 +29,7 @@ final class JudgeAgreementTable {
         IntColumn neither = IntColumn.create("neither");
         DoubleColumn agreement = DoubleColumn.create("agreement");
         DoubleColumn kappa = DoubleColumn.create("kappa");
+        StringColumn self = StringColumn.create("self-judged");
         for (CellInfo c : model.cellInfo) {
             List<ItemResult> rows = model.byRung.get(c.name()).values().stream().filter(r -> r.judge() != null).toList();
             int a = 0, b = 0, cc = 0, d = 0;
@@ -48,8 +50,10 @@ final class JudgeAgreementTable {
             neither.append(d);
             agreement.append(rows.isEmpty() ? Double.NaN : (double) (a + d) / rows.size());
             kappa.append(Statistics.cohenKappa(a, b, cc, d));
+            self.append(selfJudged(model, c));
         }
-        Table t = Table.create("judge-agreement", rung, n, unknown, judge, ex, both, judgeOnly, exOnly, neither, agreement, kappa);
+        Table t = Table.create("judge-agreement", rung, n, unknown, judge, ex, both, judgeOnly, exOnly, neither, agreement, kappa,
+                self);
         Map<String, Style> styles = new HashMap<>();
         for (String col : List.of("Judge", "EX", "agreement", "kappa")) styles.put(col, Style.PROPORTION);
         return new ReportTable("judge-agreement", "LLM judge against EX",
@@ -58,7 +62,17 @@ final class JudgeAgreementTable {
                         + "only EX, neither), their agreement, and Cohen's kappa (agreement beyond chance: 1 perfect, 0 "
                         + "chance; missing when either side is constant). A prediction that is empty or does not "
                         + "execute is judged NO without asking the judge. unknown: items whose judge reply held no YES/NO "
-                        + "verdict it could read; they are left out of every other column (never counted as NO)."),
+                        + "verdict it could read; they are left out of every other column (never counted as NO). "
+                        + "self-judged: yes when the judge is the rung's own model (its verdicts grade its own answers, "
+                        + "and a pipeline that selects answers with the same judge, as progressive does, is graded by "
+                        + "its own criterion: name another model in scorers.judge); ? when the run's config is unknown."),
                 t, styles, Set.of());
+    }
+
+    /** Whether the run's judge model is the one the cell's rung answers with: yes, no, or ? (no config). */
+    private static String selfJudged(ReportModel model, CellInfo c) {
+        Experiment e = model.runs.get(c.run()).info().experiment();
+        if (e == null || e.scorers().judge() == null) return "?";
+        return e.rung(c.runRung()).map(r -> r.model().equals(e.scorers().judge()) ? "yes" : "no").orElse("?");
     }
 }

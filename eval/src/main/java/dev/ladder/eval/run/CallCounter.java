@@ -19,6 +19,11 @@ final class CallCounter implements LanguageModel {
         Snapshot minus(Snapshot earlier) {
             return new Snapshot(calls - earlier.calls, cached - earlier.cached);
         }
+
+        /** With {@code n} more calls, each answered from a cache. */
+        Snapshot plusCached(int n) {
+            return new Snapshot(calls + n, cached + n);
+        }
     }
 
     private final LanguageModel inner;

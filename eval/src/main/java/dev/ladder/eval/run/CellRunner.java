@@ -90,8 +90,11 @@ final class CellRunner {
                                        RowScorer scoring, ResultsStore store, CallCounter calls, ProgressBar bar) {
         EngineEvents.drain(); // left over from connecting, or from another item on this thread
         CallCounter.Snapshot before = calls.snapshot();
+        int reusedBefore = context.caches().repliesReusedOnThisThread();
         Answer answer = answer(cell, item, strategy, context);
-        CallCounter.Snapshot spent = calls.snapshot().minus(before);
+        // a reply the run kept for another rung (GSR's clauses) is a call answered from a cache, not a free one
+        int reused = context.caches().repliesReusedOnThisThread() - reusedBefore;
+        CallCounter.Snapshot spent = calls.snapshot().minus(before).plusCached(reused);
         Trace trace = answer.trace().withEngineEvents(EngineEvents.drain());
         Answer recorded = new Answer(answer.sql(), trace);
         synchronized (store) {

@@ -47,6 +47,7 @@ class OracleRunTest {
                   - {name: agent-3, strategy: agent-3, model: oracle}
                   - {name: structured-search, strategy: structured-search, model: oracle}
                   - {name: gsr, strategy: gsr, model: oracle}
+                  - {name: gsr-no-linking, strategy: gsr, model: oracle, settings: {gsr: {schema_linking: false}}}
                   - {name: soft-attention, strategy: soft-attention, model: oracle}
                   - {name: progressive, strategy: progressive, model: oracle}
                 scorers:
@@ -70,11 +71,17 @@ class OracleRunTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("oracle engine: answers written from the gold SQL");
         List<ItemResult> rows = rows(run);
-        assertThat(rows).hasSize(48);
+        assertThat(rows).hasSize(56);
         Map<String, List<ItemResult>> byCell = rows.stream().collect(Collectors.groupingBy(ItemResult::cell));
         assertThat(byCell.get("prompt-k0")).allSatisfy(x -> assertThat(x.ex()).as(x.itemId()).isTrue());
         // every rung's answers execute: the paths after execution (scoring, judge, repair, JSON stages) were taken
         assertThat(rows).allSatisfy(x -> assertThat(x.va()).as(x.cell() + " " + x.itemId() + " " + x.predicted()).isTrue());
+        // GSR's ablation reuses the clauses gsr asked for (RunCaches): a cached call on its row, not a free one
+        Map<String, ItemResult> gsr = byCell.get("gsr").stream().collect(Collectors.toMap(ItemResult::itemId, x -> x));
+        assertThat(byCell.get("gsr-no-linking")).allSatisfy(x -> {
+            assertThat(x.cachedCalls()).as(x.itemId()).isEqualTo(1);
+            assertThat(gsr.get(x.itemId()).cachedCalls()).as(x.itemId()).isZero();
+        });
         // the oracle as judge agrees with EX exactly at noise none
         assertThat(rows).allSatisfy(x -> assertThat(x.judge()).as(x.cell() + " " + x.itemId()).isEqualTo(x.ex()));
         String report = Files.readString(run.resolve("report/report.md"));
@@ -83,6 +90,10 @@ class OracleRunTest {
         assertThat(Files.readString(run.resolve("environment.json"))).contains("\"models.oracle.engine\" : \"oracle\"");
         assertThat(Files.readString(run.resolve("config.yaml"))).contains("engine: oracle").contains("noise: none");
         assertThat(run.resolve("report/oracle-analysis.csv")).exists();
+        // every rung answers with the judge's own model here: the report says so on each row
+        List<String> agreement = Files.readAllLines(run.resolve("report/judge-agreement.csv"));
+        assertThat(agreement.get(0)).endsWith(",self-judged");
+        assertThat(agreement.subList(1, agreement.size())).allSatisfy(line -> assertThat(line).endsWith(",yes"));
         // ladder view says what the rows are on every page
         Path site = tmp.resolve("view-none");
         LadderCliTest.Run view = LadderCliTest.run("view", run.toString(), "--export", site.toString());

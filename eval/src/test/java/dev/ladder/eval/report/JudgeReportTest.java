@@ -48,6 +48,8 @@ class JudgeReportTest {
         assertThat(agreement.intColumn("neither").get(0)).isEqualTo(6);
         assertThat(agreement.doubleColumn("agreement").get(0)).isCloseTo(0.7, Offset.offset(1e-12));
         assertThat(agreement.doubleColumn("kappa").get(0)).isCloseTo(0.4, Offset.offset(1e-12));
+        // rows without their run's config cannot say whether the judge is the rung's own model
+        assertThat(agreement.stringColumn("self-judged").get(0)).isEqualTo("?");
         var diagnoses = r.diagnoses().orElseThrow().data();
         int joinRow = diagnoses.stringColumn("category").indexOf("wrong-join");
         assertThat(diagnoses.intColumn("progressive").get(joinRow)).isEqualTo(10);

@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * Stage 1: the question (and its hint) split into simple clauses by the model ({@code decompose.txt}). The clauses do
- * not depend on the database, so a reply is kept per model and prompt for the life of the process: the ablation rungs
- * of one run decompose each question once (the trace says when a reply was reused). Greedy replies only: a sampled
- * reply is never reused.
+ * not depend on the database, so a reply is kept per model object and prompt for the run ({@code RunCaches}): the
+ * ablation rungs of one run decompose each question once (the trace says when a reply was reused, and the row counts
+ * it as a cached call). Greedy replies only: a sampled reply is never reused.
  */
 final class ClauseDecomposition {
 
@@ -28,13 +28,10 @@ final class ClauseDecomposition {
         if (g.temperature() > 0) return new Clauses(parse(calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of())), false);
         // greedy: the same model asked the same prompt writes the same reply, so GSR's ablations of one run share it
         // (the model object is the key: two models of one name never share a reply)
-        boolean[] asked = {false};
-        String reply = work.ctx.caches().get(String.class, List.of("gsr-decompose", work.ctx.model(), g.maxTokens(), prompt),
-                () -> {
-                    asked[0] = true;
-                    return calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of());
-                });
-        return new Clauses(parse(reply), !asked[0]);
+        int before = work.ctx.caches().repliesReusedOnThisThread();
+        String reply = work.ctx.caches().reply(List.of("gsr-decompose", work.ctx.model(), g.maxTokens(), prompt),
+                () -> calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of()));
+        return new Clauses(parse(reply), work.ctx.caches().repliesReusedOnThisThread() > before);
     }
 
     /** Bulleted or numbered lines; without any, every non-empty line; at most {@link #MAX_CLAUSES}. */

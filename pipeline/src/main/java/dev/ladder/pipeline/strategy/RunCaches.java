@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 public final class RunCaches {
 
     private final Map<List<Object>, Object> entries = new ConcurrentHashMap<>();
+    private final ThreadLocal<int[]> reused = ThreadLocal.withInitial(() -> new int[1]);
 
     /**
      * The value under {@code key}, made by {@code make} the first time (once, even when asked from several threads).
@@ -24,6 +25,27 @@ public final class RunCaches {
     public <T> T get(Class<T> type, List<?> key, Supplier<T> make) {
         Objects.requireNonNull(make, "make");
         return type.cast(entries.computeIfAbsent(List.copyOf(key), k -> Objects.requireNonNull(make.get(), "a cached value")));
+    }
+
+    /**
+     * A model's reply kept for the run under {@code key} (which names the model object and the prompt), asked by
+     * {@code ask} the first time. A reply served again counts, on this thread, as a call answered from a cache: an
+     * item's row then says what its answer cost whichever rung asked first (a later ablation's reused reply is a
+     * cached call, not a free one).
+     */
+    public String reply(List<?> key, Supplier<String> ask) {
+        boolean[] asked = {false};
+        String reply = get(String.class, key, () -> {
+            asked[0] = true;
+            return ask.get();
+        });
+        if (!asked[0]) reused.get()[0]++;
+        return reply;
+    }
+
+    /** Replies {@link #reply} served again on this thread so far. */
+    public int repliesReusedOnThisThread() {
+        return reused.get()[0];
     }
 
     /** How many values are cached. */

@@ -1,6 +1,8 @@
 package dev.ladder.pipeline.search;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.pipeline.kit.AskWithFix;
 import dev.ladder.pipeline.strategy.JsonReply;
 import dev.ladder.pipeline.strategy.Work;
@@ -44,6 +46,9 @@ final class Sketches {
                         .kind(SearchTeacher.SKETCHES, facts))).get(0).raw());
         List<String> dropped = new ArrayList<>();
         if (r.fixAsked()) dropped.add("the sketch reply: " + r.firstError() + "; asked once to fix it");
+        if (r.ok() && r.value().has(SALVAGED)) {
+            dropped.add("the reply was cut off: kept the " + r.value().get(SALVAGED).asInt() + " candidate(s) written whole");
+        }
         if (!r.ok()) {
             dropped.add("the fixed reply: " + r.reading().error() + "; no sketch is usable");
             return done(work, new Result(List.of(), dropped));
@@ -74,10 +79,24 @@ final class Sketches {
         return r;
     }
 
-    /** The reply's object when it has a {@code candidates} list, else why not. */
+    /** Marks an object made of the candidates a cut-off reply wrote whole; its value is how many. */
+    static final String SALVAGED = "_ladder_salvaged";
+
+    /**
+     * The reply's object when it has a {@code candidates} list, else why not. A reply cut off at the token budget keeps
+     * the candidates it wrote whole (marked {@link #SALVAGED}): three sketches share one reply, and losing the two
+     * complete ones with the cut third would leave a hard question with none.
+     */
     static JsonReply.Parsed candidatesOf(String reply) {
         JsonReply.Parsed p = JsonReply.parse(reply);
-        if (!p.ok()) return p;
+        if (!p.ok()) {
+            List<JsonNode> whole = JsonReply.completeElements(reply, "candidates");
+            if (whole.isEmpty()) return p;
+            ObjectNode o = JsonNodeFactory.instance.objectNode();
+            o.putArray("candidates").addAll(whole);
+            o.put(SALVAGED, whole.size());
+            return new JsonReply.Parsed(o, null);
+        }
         JsonNode list = p.object().get("candidates");
         if (list == null || !list.isArray()) return new JsonReply.Parsed(null, "the object has no \"candidates\" list");
         return p;

@@ -114,6 +114,24 @@ class StructuredSearchTest {
     }
 
     @Test
+    void aReplyCutOffAtTheBudgetKeepsTheCandidatesWrittenWhole() {
+        // two whole candidates (the second's SQL on two lines, as a model writes it), the third cut mid-string
+        String whole = sketches("SELECT COUNT(*) FROM customers WHERE nation = 'France'", GOOD);
+        String cut = whole.substring(0, whole.length() - 2).replace("SELECT COUNT(*) FROM customers WHERE country",
+                "SELECT COUNT(*)\nFROM customers WHERE country")
+                + ", {\"sql\": \"SELECT COUNT(*) FROM custo";
+        ScriptedLanguageModel model = new ScriptedLanguageModel().when(SKETCH_CUE, cut);
+        Answer a = ask(model, ANY_VALID);
+        // no fix call: the whole candidates are used, the cut one is said to be lost
+        assertThat(model.requests()).hasSize(1);
+        assertThat(a.sql()).isEqualTo("SELECT COUNT(*)\nFROM customers WHERE country = 'France'");
+        assertThat(a.trace().chosen()).isEqualTo("sketch-2");
+        TraceStep.Stage sk = a.trace().steps(TraceStep.Stage.class).stream().filter(s -> s.stage().equals("sketches"))
+                .findFirst().orElseThrow();
+        assertThat(sk.summary()).startsWith("2 candidates").contains("cut off: kept the 2 candidate(s) written whole");
+    }
+
+    @Test
     void aFixedReplyIsUsedAndBadCandidatesAreDroppedOneByOne() {
         String fixed = "{\"candidates\": [{\"tables\": [\"customers\"]}, {\"sql\": \"" + GOOD + "\", \"columns\": 3}, "
                 + "{\"sql\": \"" + GOOD + "\"}, {\"sql\": \"" + GOOD + "  \"}]}";

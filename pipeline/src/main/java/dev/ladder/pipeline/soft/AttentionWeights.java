@@ -22,7 +22,8 @@ import java.util.function.Predicate;
  *
  * <p>Matching: an entity and an identifier are folded alike (identifiers split by {@link Names#parts}, every word
  * through the project's one stemmer {@link Names#stem}, general function words dropped). An entity matches a table
- * when it holds every word of the table's name; it matches a column when it holds every word of the column's name
+ * when it holds every word of the table's name, or when its words written together make a name written as one
+ * lower-case word ({@code orderdetails}); it matches a column when it holds every word of the column's name
  * that is not a word of its table's name (so {@code customerName} is matched by "name" only in the context of
  * customers: the entity must hold the table's words too, or the column's own words must be more than the table's),
  * and when the entity names a table it raises only that table's columns ({@link #qualifiedFor}).
@@ -133,7 +134,24 @@ public final class AttentionWeights {
     }
 
     static boolean matchesTable(Set<String> entity, Set<String> table) {
-        return !table.isEmpty() && entity.containsAll(table);
+        if (table.isEmpty()) return false;
+        if (entity.containsAll(table)) return true;
+        // a name written as one lower-case word of several (orderdetails, productlines): the entity's words make it
+        return table.size() == 1 && compound(table.iterator().next(), entity);
+    }
+
+    /**
+     * Whether {@code word} (folded) is the entity's words written together: split after three letters or more, each
+     * piece (three letters or more) is a word of the entity as written or folded, or again such a compound.
+     */
+    static boolean compound(String word, Set<String> entity) {
+        for (int i = 3; i <= word.length() - 3; i++) {
+            String first = word.substring(0, i);
+            if (!entity.contains(first) && !entity.contains(Names.stem(first))) continue;
+            String rest = word.substring(i);
+            if (entity.contains(rest) || entity.contains(Names.stem(rest)) || compound(rest, entity)) return true;
+        }
+        return false;
     }
 
     static boolean matchesColumn(Set<String> entity, Set<String> table, Set<String> column) {

@@ -58,6 +58,26 @@ class AttentionTest {
         assertThat(w.of("offices", null) / w.of("offices", "city")).isCloseTo(0.5 / 0.3, org.assertj.core.data.Offset.offset(0.1));
     }
 
+    /** Table names written as one lower-case word of two. */
+    static final Schema STORE = new Schema("store", List.of(
+            new Table("salesitems", List.of(new Column("item_id", "INT", false), new Column("price", "DECIMAL", true)),
+                    List.of("item_id"), 4),
+            new Table("stockroom", List.of(new Column("room_id", "INT", false)), List.of("room_id"), 2),
+            new Table("items", List.of(new Column("id", "INT", false)), List.of("id"), 2)),
+            List.of());
+
+    @Test
+    void aLowerCaseCompoundTableNameIsMatchedByItsWords() {
+        // "sales items" names salesitems; "items" alone does not, and the words must make the whole name
+        AttentionWeights.Weights w = AttentionWeights.compute(STORE, QuestionMiner.mine("List the price of every sales item."));
+        assertThat(w.hits()).containsKey(new AttentionWeights.Key("salesitems", null));
+        assertThat(w.of("salesitems", null)).isGreaterThan(w.of("stockroom", null));
+        assertThat(AttentionWeights.matchesTable(AttentionWeights.words("items"), AttentionWeights.words("salesitems")))
+                .isFalse();
+        assertThat(AttentionWeights.matchesTable(AttentionWeights.words("stock room"), AttentionWeights.words("stockroom")))
+                .isTrue();
+    }
+
     @Test
     void sameNamedColumnsOfTwoTablesAreWeighedApart() {
         AttentionWeights.Weights w = AttentionWeights.compute(LIBRARY, QuestionMiner.mine("List the author name of every book."));

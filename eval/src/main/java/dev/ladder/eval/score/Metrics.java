@@ -42,7 +42,7 @@ public final class Metrics {
     }
 
     /** A metric's value; one that fails is absent, its failure the detail. */
-    public static MetricValue scoreSafely(Metric m, MetricItem item, Prediction prediction, Scoring databases) {
+    private static MetricValue scoreSafely(Metric m, MetricItem item, Prediction prediction, Scoring databases) {
         try {
             return m.score(item, prediction, databases);
         } catch (RuntimeException e) {

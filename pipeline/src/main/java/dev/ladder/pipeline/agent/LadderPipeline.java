@@ -2,6 +2,7 @@ package dev.ladder.pipeline.agent;
 
 import dev.ladder.pipeline.strategy.Pipeline;
 import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,12 +89,10 @@ public final class LadderPipeline implements Pipeline {
         return FACTORS;
     }
 
-    /** An agent rung samples when its gate retries with samples or it draws candidates (agent-2 and up). */
+    /** A rung of the ladder samples exactly when its answers depend on the seed ({@link AgentStrategy#usesSeed}). */
     @Override
     public boolean samples(String strategy, Settings settings) {
-        int stage = stage(strategy);
-        if (stage < 0 || settings == null) return false;
-        return settings.gateBudget() > 0 || (stage >= 2 && settings.candidates() > 0);
+        return settings != null && stage(strategy) >= 0 && Strategies.byName(strategy).usesSeed(settings);
     }
 
     /** The agent stage of a strategy, or -1 for any other. */

@@ -1,8 +1,6 @@
 package dev.ladder.pipeline.search;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.pipeline.kit.AskWithFix;
 import dev.ladder.pipeline.strategy.JsonReply;
 import dev.ladder.pipeline.strategy.Work;
@@ -34,28 +32,25 @@ final class Sketches {
         String prompt = SearchPrompts.sketch(ctx.format(), ctx.db().dialect(), ctx.schemaSummary(), work.question.text(),
                 s.sketches());
         Map<String, String> facts = Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()));
-        AskWithFix.Outcome<JsonNode> r = AskWithFix.ask(
+        AskWithFix.Outcome<Candidates> r = AskWithFix.ask(
                 () -> work.generate(List.of(Work.Call.json(SKETCH, prompt, s.sketchMaxTokens())
                         .kind(SearchTeacher.SKETCHES, facts))).get(0).raw(),
-                reply -> {
-                    JsonReply.Parsed p = candidatesOf(reply);
-                    return p.ok() ? AskWithFix.Reading.of(p.object()) : AskWithFix.Reading.failed(p.error());
-                },
+                Sketches::candidatesOf,
                 (reply, error) -> work.generate(List.of(Work.Call.json(SKETCH_FIX,
                         SearchPrompts.sketchFix(ctx.format(), reply, error), s.sketchMaxTokens())
                         .kind(SearchTeacher.SKETCHES, facts))).get(0).raw());
         List<String> dropped = new ArrayList<>();
         if (r.fixAsked()) dropped.add("the sketch reply: " + r.firstError() + "; asked once to fix it");
-        if (r.ok() && r.value().has(SALVAGED)) {
-            dropped.add("the reply was cut off: kept the " + r.value().get(SALVAGED).asInt() + " candidate(s) written whole");
-        }
         if (!r.ok()) {
             dropped.add("the fixed reply: " + r.reading().error() + "; no sketch is usable");
             return done(work, new Result(List.of(), dropped));
         }
+        if (r.value().salvaged()) {
+            dropped.add("the reply was cut off: kept the " + r.value().list().size() + " candidate(s) written whole");
+        }
         List<Sketch> sketches = new ArrayList<>();
         int i = 0;
-        for (JsonNode c : r.value().get("candidates")) {
+        for (JsonNode c : r.value().list()) {
             i++;
             if (sketches.size() == s.sketches()) {
                 dropped.add("candidate " + i + ": more than the " + s.sketches() + " asked for");
@@ -79,27 +74,26 @@ final class Sketches {
         return r;
     }
 
-    /** Marks an object made of the candidates a cut-off reply wrote whole; its value is how many. */
-    static final String SALVAGED = "_ladder_salvaged";
+    /** A reply's candidate list, and whether it was kept from a reply cut off before its object closed. */
+    record Candidates(List<JsonNode> list, boolean salvaged) {}
 
     /**
-     * The reply's object when it has a {@code candidates} list, else why not. A reply cut off at the token budget keeps
-     * the candidates it wrote whole (marked {@link #SALVAGED}): three sketches share one reply, and losing the two
-     * complete ones with the cut third would leave a hard question with none.
+     * The reply's {@code candidates} list, else why there is none. A reply cut off at the token budget keeps the
+     * candidates it wrote whole: three sketches share one reply, and losing the two complete ones with the cut third
+     * would leave a hard question with none.
      */
-    static JsonReply.Parsed candidatesOf(String reply) {
+    static AskWithFix.Reading<Candidates> candidatesOf(String reply) {
         JsonReply.Parsed p = JsonReply.parse(reply);
         if (!p.ok()) {
             List<JsonNode> whole = JsonReply.completeElements(reply, "candidates");
-            if (whole.isEmpty()) return p;
-            ObjectNode o = JsonNodeFactory.instance.objectNode();
-            o.putArray("candidates").addAll(whole);
-            o.put(SALVAGED, whole.size());
-            return new JsonReply.Parsed(o, null);
+            return whole.isEmpty() ? AskWithFix.Reading.failed(p.error())
+                    : AskWithFix.Reading.of(new Candidates(whole, true));
         }
         JsonNode list = p.object().get("candidates");
-        if (list == null || !list.isArray()) return new JsonReply.Parsed(null, "the object has no \"candidates\" list");
-        return p;
+        if (list == null || !list.isArray()) return AskWithFix.Reading.failed("the object has no \"candidates\" list");
+        List<JsonNode> all = new ArrayList<>();
+        list.forEach(all::add);
+        return AskWithFix.Reading.of(new Candidates(all, false));
     }
 
     /** Why a candidate object cannot be used, or null. */

@@ -51,7 +51,7 @@ final class CandidateEvaluation {
                 : "; " + ex.warnings().size() + " disagreement" + (ex.warnings().size() == 1 ? "" : "s") + ": "
                         + String.join("; ", ex.warnings())), ex);
 
-        Evidence evidence = retrieval.evidence(source, b);
+        Evidence evidence = retrieval.evidence(source, b, predictedTables(declared, ex.fromSql()));
         StageSteps.add(work, source, "evidence", String.format(Locale.ROOT,
                 "tables %.2f, columns %.2f, joins %.2f; %d replacement%s, %d join suggestion%s", evidence.tableScore(),
                 evidence.columnScore(), evidence.joinScore(), evidence.replacements().size(),
@@ -92,6 +92,8 @@ final class CandidateEvaluation {
         for (Validation.Verdict v : verdicts) {
             for (String x : v.violations()) penalties.add(String.format(Locale.ROOT, "-%.2f %s: %s", s.violationPenalty(), v.level(), x));
             score -= s.violationPenalty() * v.violations().size();
+            for (String x : v.warnings()) penalties.add(String.format(Locale.ROOT, "-%.2f %s warning: %s", s.warningPenalty(), v.level(), x));
+            score -= s.warningPenalty() * v.warnings().size();
         }
         score = Retrieval.round(score);
         Evaluated e = new Evaluated(source, sql, declared, ex.fromSql(), ex.warnings(), evidence, verdicts, parts,
@@ -103,10 +105,17 @@ final class CandidateEvaluation {
         return e;
     }
 
+    /** The tables the candidate's sketch predicts: those it declares, else those its SQL reads. */
+    private static List<String> predictedTables(Entities declared, Entities fromSql) {
+        return declared.tables() != null && !declared.tables().isEmpty() ? declared.tables() : fromSql.tables();
+    }
+
     private Validation.Verdict traced(String source, Validation.Verdict v) {
-        String summary = v.passed() ? "passed" + (v.note() == null ? "" : " (" + v.note() + ")")
+        String summary = (v.passed() ? "passed" + (v.note() == null ? "" : " (" + v.note() + ")")
                 : v.violations().size() + (v.violations().size() == 1 ? " violation: " : " violations: ")
-                        + String.join("; ", v.violations());
+                        + String.join("; ", v.violations()))
+                + (v.warnings().isEmpty() ? "" : "; " + v.warnings().size() + (v.warnings().size() == 1 ? " warning: "
+                        : " warnings: ") + String.join("; ", v.warnings()));
         StageSteps.add(work, source, "validate-" + v.level(), summary, v);
         return v;
     }

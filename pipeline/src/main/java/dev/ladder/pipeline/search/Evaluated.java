@@ -24,6 +24,11 @@ public record Evaluated(String source, String sql, Entities declared, Entities f
         return verdicts.stream().flatMap(v -> v.violations().stream().map(x -> v.level() + ": " + x)).toList();
     }
 
+    /** Every validation warning (legal but suspect: costs score, does not invalidate), each prefixed with its level. */
+    public List<String> validationWarnings() {
+        return verdicts.stream().flatMap(v -> v.warnings().stream().map(x -> v.level() + ": " + x)).toList();
+    }
+
     /** Whether this one is better than {@code other}: valid first, then the higher score (a tie keeps the other). */
     boolean beats(Evaluated other) {
         if (other == null) return true;

@@ -6,7 +6,8 @@ import java.util.List;
  * The evidence package of one candidate: what retrieval found for the names it uses, and what it suggests.
  *
  * @param source          the candidate
- * @param recalledTables  phase 1: the tables most similar to the question, best first
+ * @param recalledTables  phase 1: the schema tables nearest to those the candidate's sketch predicts, then the tables
+ *                        most similar to the question (each scored by its similarity to the question)
  * @param alignedColumns  phase 2: the columns most similar to the question within the recalled and used tables
  * @param alignedJoins    the foreign-key edges most similar to the question (the index embeds each edge), best first
  * @param tables          each table the candidate reads: in the schema or not, and its evidence (0 when not)

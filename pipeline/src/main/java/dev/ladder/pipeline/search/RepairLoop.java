@@ -16,7 +16,10 @@ import java.util.Set;
 /**
  * Stage 6: the minimal-edit repair loop. Each round hands the best candidate not yet repaired that has violations to
  * the model ({@code repair.txt}: its SQL, entities, evidence package, allowed joins, violations, and every statement
- * tried so far) and asks for a minimal edit as JSON ({@code sql}, {@code confidence}, {@code changes}).
+ * tried so far) and asks for a minimal edit as JSON ({@code sql}, {@code confidence}, {@code changes}) with the entities
+ * the edit uses ({@code tables}, {@code columns}, {@code joins}, as a sketch declares them). A repaired candidate is
+ * scored by the sketches' rule, its declared entities against its SQL included; the entity channels' disagreements
+ * are not handed to the repair as problems (they describe the model's account of its SQL, not the SQL).
  *
  * <p>Memory: a candidate is repaired at most once, and a reply whose SQL was already judged (any sketch or earlier
  * repair) is not judged again. The loop stops early when the best candidate is schema-valid and scores at least
@@ -63,7 +66,7 @@ final class RepairLoop {
                     work.question.text(), subject.sql(), String.join(", ", subject.fromSql().tables()),
                     String.join(", ", subject.fromSql().columns().stream().map(Entities.ColumnRef::toString).toList()),
                     lines(subject.evidence().allowedJoins()), evidenceText(subject.evidence()),
-                    lines(concat(subject.violations(), subject.warnings())), lines(tried));
+                    lines(subject.violations()), lines(tried));
             String reply = work.generate(List.of(Work.Call.json(source, prompt, s.sketchMaxTokens()).kind(SearchTeacher.REPAIR))).get(0).raw();
             JsonReply.Parsed parsed = JsonReply.parse(reply);
             String sql = parsed.ok() ? JsonReply.text(parsed.object(), "sql") : null;
@@ -85,7 +88,8 @@ final class RepairLoop {
                     StageSteps.add(work, source, REPAIR, "round " + round + " on " + subject.source() + ": "
                             + (changes.isEmpty() ? "no change notes" : String.join("; ", changes)),
                             new Round(round, subject.source(), cleaned, confidence, changes, "judged"));
-                    Evaluated e = evaluation.evaluate(source, cleaned, Entities.NONE);
+                    // the entities the repair declares, checked and penalised as a sketch's are
+                    Evaluated e = evaluation.evaluate(source, cleaned, Sketches.declared(parsed.object()));
                     all.add(e);
                     if (e.beats(best)) {
                         best = e;
@@ -122,7 +126,7 @@ final class RepairLoop {
             out.add(j.table() + " is not joined to " + j.connectTo() + (j.path().isEmpty()
                     ? "; no foreign-key path connects them" : "; the foreign-key path: " + String.join(" AND ", j.path())));
         }
-        out.add("tables most related to the question: " + String.join(", ", e.recalledTables().stream()
+        out.add("tables recalled for this candidate (similarity to the question): " + String.join(", ", e.recalledTables().stream()
                 .map(a -> a.table() + " (" + fmt(a.score()) + ")").toList()));
         if (!e.alignedJoins().isEmpty()) {
             out.add("joins most related to the question: " + String.join("; ", e.alignedJoins().stream()
@@ -146,12 +150,6 @@ final class RepairLoop {
         return out;
     }
 
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> out = new ArrayList<>(a);
-        b.forEach(w -> out.add("entities: " + w));
-        return out;
-    }
-
     static String lines(List<String> items) {
         return items.isEmpty() ? "(none)" : String.join("\n", items.stream().map(i -> "- " + i).toList());
     }
@@ -169,6 +167,7 @@ final class RepairLoop {
         m.put("score", e.score());
         m.put("violations", e.violations());
         m.put("warnings", e.warnings());
+        m.put("validation_warnings", e.validationWarnings());
         return m;
     }
 }

@@ -7,6 +7,7 @@ import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,8 @@ import java.util.Set;
 
 /**
  * Stages 3 and 4: two-phase retrieval over the schema index for one question, and each candidate's evidence
- * package. Phase 1 recalls the {@link SearchSettings#tableK} tables most similar to the question; phase 2 aligns the
+ * package. Phase 1 recalls, for each candidate, the schema tables nearest to those its sketch predicts, then the tables
+ * most similar to the question, {@link SearchSettings#tableK} in all; phase 2 aligns the
  * {@link SearchSettings#columnK} most similar columns within those and the candidate's own tables, and computes the
  * legal joins among them in the foreign-key graph; the foreign-key edges most similar to the question are recalled
  * beside the tables. Similarities are cosine similarities of sentence embeddings,
@@ -64,11 +66,22 @@ final class Retrieval {
         return recalled.stream().map(Evidence.Aligned::table).toList();
     }
 
-    /** The evidence package of a candidate whose SQL binds as {@code b}. */
+    /** The evidence package of a candidate whose SQL binds as {@code b}, its sketch predicting the tables it reads. */
     Evidence evidence(String source, SchemaBinding b) {
+        List<String> read = new ArrayList<>(b.tables());
+        read.addAll(b.unknownTables());
+        return evidence(source, b, read);
+    }
+
+    /**
+     * The evidence package of a candidate whose SQL binds as {@code b} and whose sketch predicts the tables
+     * {@code predicted} (names as the model wrote them, in the schema or not).
+     */
+    Evidence evidence(String source, SchemaBinding b, List<String> predicted) {
         List<String> used = b.tables();
+        List<Evidence.Aligned> recalledHere = recalledFor(predicted);
         Set<String> inPlay = new LinkedHashSet<>(used);
-        inPlay.addAll(recalledTables());
+        recalledHere.forEach(a -> inPlay.add(a.table()));
         JoinGraph.Connection connection = graph.connect(inPlay);
         List<String> allowed = graph.edgesAmong(connection.tables()).stream().map(JoinGraph.Edge::condition).toList();
 
@@ -110,11 +123,36 @@ final class Retrieval {
         }
         for (String t : b.unknownTables()) nearestTable(t).ifPresent(replacements::add);
 
-        return new Evidence(source, List.copyOf(recalled), aligned, List.copyOf(joinsForQuestion), tables, columns, joins, replacements,
+        return new Evidence(source, recalledHere, aligned, List.copyOf(joinsForQuestion), tables, columns, joins, replacements,
                 joinSuggestions(used, b.equalities()), allowed,
                 round(average(tables.stream().map(Evidence.TableHit::score).toList(), 0)),
                 round(average(columns.stream().map(Evidence.ColumnHit::score).toList(), 0)),
                 round(average(joins.stream().map(Evidence.JoinHit::score).toList(), 1)));
+    }
+
+    /**
+     * Phase 1 for one candidate: the schema table nearest to each table its sketch predicts, in the order predicted,
+     * then the question's best tables up to {@link SearchSettings#tableK} (the question's alone when
+     * {@link SearchSettings#sketchRecall} is off). A predicted name the schema has is its own nearest table.
+     */
+    private List<Evidence.Aligned> recalledFor(List<String> predicted) {
+        if (!settings.sketchRecall()) return List.copyOf(recalled);
+        Map<String, Evidence.Aligned> out = new LinkedHashMap<>();
+        for (String name : predicted) {
+            if (out.size() >= settings.tableK()) break;
+            String table = schema.table(name).map(t -> t.name()).orElseGet(() -> {
+                List<SchemaIndex.Hit> hits = index.tables(embedder.embed(SchemaIndex.words(name)), 1);
+                return hits.isEmpty() ? null : hits.get(0).table();
+            });
+            if (table != null) {
+                out.putIfAbsent(key(table), new Evidence.Aligned(table, null, round(tableEvidence.getOrDefault(key(table), 0.0))));
+            }
+        }
+        for (Evidence.Aligned a : recalled) {
+            if (out.size() >= settings.tableK()) break;
+            out.putIfAbsent(key(a.table()), a);
+        }
+        return List.copyOf(out.values());
     }
 
     /**

@@ -10,10 +10,11 @@ import java.util.List;
  *
  * @param sketches         K: SQL candidates the one sketch call asks for (default 3)
  * @param sketchMaxTokens  token budget of the sketch call and of each repair call, which answer in JSON (default 1024)
- * @param tableK           phase 1: tables recalled for the question (default 4)
+ * @param tableK           phase 1: tables recalled for each candidate (default 4)
  * @param columnK          phase 2: columns aligned within the recalled tables (default 8)
  * @param rounds           R: most repair rounds (default 3; 0 turns the loop off)
- * @param threshold        a schema-valid candidate scoring at least this stops the search (default 0.6)
+ * @param threshold        a schema-valid candidate scoring at least this stops the search (default 0.75, the method's
+ *                         0.75-0.8)
  * @param tableWeight      weight of the tables' average evidence in the score (default 0.4)
  * @param columnWeight     weight of the columns' average evidence (default 0.4)
  * @param joinWeight       weight of the joins' average evidence (default 0.2)
@@ -27,14 +28,17 @@ import java.util.List;
  *                         keys, to catch rows multiplied by a join (default off)
  * @param indexValues      schema index texts add row counts and a few sample values of text columns (default off;
  *                         queries the database once per index build)
+ * @param sketchRecall     phase 1 recalls, for each candidate, the schema tables nearest to the tables its sketch
+ *                         predicts, then fills up with the question's (the method; off: the question's tables only)
  */
 public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int columnK, int rounds, double threshold,
                              double tableWeight, double columnWeight, double joinWeight, double warningPenalty,
                              double violationPenalty, boolean entityCheck, boolean executionCheck,
-                             boolean semanticChecks, boolean sampledRecheck, boolean indexValues) {
+                             boolean semanticChecks, boolean sampledRecheck, boolean indexValues,
+                             boolean sketchRecall) {
 
-    public static final SearchSettings DEFAULT = new SearchSettings(3, 1024, 4, 8, 3, 0.6, 0.4, 0.4, 0.2, 0.05, 0.1,
-            true, true, true, false, false);
+    public static final SearchSettings DEFAULT = new SearchSettings(3, 1024, 4, 8, 3, 0.75, 0.4, 0.4, 0.2, 0.05, 0.1,
+            true, true, true, false, false, true);
 
     /** The {@code structured_search} block of experiment files; its factor says what changes what it does. */
     public static final SettingsBlock<SearchSettings> BLOCK = SettingsBlock.of("structured_search", SearchSettings.class, DEFAULT)
@@ -58,25 +62,31 @@ public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int 
     public SearchSettings withRounds(int r) {
         return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, r, threshold, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
-                sampledRecheck, indexValues);
+                sampledRecheck, indexValues, sketchRecall);
     }
 
     public SearchSettings withSketches(int k) {
         return new SearchSettings(k, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
-                sampledRecheck, indexValues);
+                sampledRecheck, indexValues, sketchRecall);
     }
 
     public SearchSettings withChecks(boolean entities, boolean execution, boolean semantic, boolean recheck) {
         return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight,
                 columnWeight, joinWeight, warningPenalty, violationPenalty, entities, execution, semantic, recheck,
-                indexValues);
+                indexValues, sketchRecall);
     }
 
     public SearchSettings withThreshold(double t) {
         return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, t, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
-                sampledRecheck, indexValues);
+                sampledRecheck, indexValues, sketchRecall);
+    }
+
+    public SearchSettings withSketchRecall(boolean on) {
+        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight, columnWeight,
+                joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
+                sampledRecheck, indexValues, on);
     }
 
     /** The knobs that change what the search does, in one line. */
@@ -89,7 +99,8 @@ public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int 
                 + " threshold=" + num(q.threshold()) + " weights=" + num(q.tableWeight()) + "/" + num(q.columnWeight())
                 + "/" + num(q.joinWeight()) + " penalties=" + num(q.warningPenalty()) + "/" + num(q.violationPenalty())
                 + " levels=" + String.join("+", levels) + " entities=" + (q.entityCheck() ? "on" : "off")
-                + " values=" + (q.indexValues() ? "on" : "off") + " max_tokens=" + q.sketchMaxTokens();
+                + " values=" + (q.indexValues() ? "on" : "off") + " recall=" + (q.sketchRecall() ? "sketch" : "question")
+                + " max_tokens=" + q.sketchMaxTokens();
     }
 
     private static String num(double d) {

@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * How the oracle answers structured search: the sketch call (and its fix) with {@code k} candidates, each the gold (or
- * a corruption of it) with the tables, columns and joins it reads and no placeholders; the repair call with the gold.
+ * a corruption of it) with the tables, columns and joins it reads and no placeholders; the repair call with the gold
+ * and its entities.
  */
 public final class SearchTeacher implements OracleTeacher {
 
@@ -32,7 +33,9 @@ public final class SearchTeacher implements OracleTeacher {
     public Reply answer(OracleCall call) {
         if (call.tag().kind().equals(REPAIR)) {
             ObjectNode o = JSON.createObjectNode();
-            o.put("sql", call.sql());
+            String sql = call.sql();
+            o.put("sql", sql);
+            declare(o, sql, call);
             o.put("confidence", 0.9);
             o.putArray("changes").add("rewrote the statement to answer the question as asked");
             return new Reply(o.toString(), ReplyShape.JSON);
@@ -41,24 +44,29 @@ public final class SearchTeacher implements OracleTeacher {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode candidates = root.putArray("candidates");
         for (int i = 0; i < k; i++) {
-            String sql = call.sql();
-            GoldParts parts = GoldParts.of(sql, call.schema(), call.dialect());
             ObjectNode c = candidates.addObject();
+            String sql = call.sql();
             c.put("sql", sql);
-            ArrayNode tables = c.putArray("tables");
-            parts.tables().forEach(tables::add);
-            ArrayNode columns = c.putArray("columns");
-            for (String tc : parts.columns()) {
-                int dot = tc.indexOf('.');
-                columns.addArray().add(tc.substring(0, dot)).add(tc.substring(dot + 1));
-            }
-            ArrayNode joins = c.putArray("joins");
-            for (List<String> j : parts.joins()) {
-                joins.addObject().put("left", j.get(0)).put("right", j.get(1)).put("on", j.get(2));
-            }
+            declare(c, sql, call);
             c.putObject("placeholders");
             c.put("notes", "reads the question's values as the database writes them");
         }
         return new Reply(root.toString(), ReplyShape.JSON);
+    }
+
+    /** The tables, columns and joins {@code sql} reads, as the prompts ask a model to declare them. */
+    private static void declare(ObjectNode c, String sql, OracleCall call) {
+        GoldParts parts = GoldParts.of(sql, call.schema(), call.dialect());
+        ArrayNode tables = c.putArray("tables");
+        parts.tables().forEach(tables::add);
+        ArrayNode columns = c.putArray("columns");
+        for (String tc : parts.columns()) {
+            int dot = tc.indexOf('.');
+            columns.addArray().add(tc.substring(0, dot)).add(tc.substring(dot + 1));
+        }
+        ArrayNode joins = c.putArray("joins");
+        for (List<String> j : parts.joins()) {
+            joins.addObject().put("left", j.get(0)).put("right", j.get(1)).put("on", j.get(2));
+        }
     }
 }

@@ -21,10 +21,11 @@ import java.util.regex.Pattern;
 /**
  * Stage 5: the validation levels, each a separate verdict with its violations.
  * <ul>
- *   <li><b>L0 static</b>: the SQL parses; every table and column is in the schema; every column equality between two
- *   tables follows a foreign key among the allowed joins (not judged on a schema without foreign keys); no
- *   {@code SELECT *}; every selected column is grouped or aggregated when the query aggregates; no placeholder left
- *   unbound;</li>
+ *   <li><b>L0 static</b>: the SQL parses; every table and column is in the schema; no {@code SELECT *}; every selected
+ *   column is grouped or aggregated when the query aggregates; no placeholder left unbound. A column equality between
+ *   two sources that follows no foreign key (a self-join on shared values, a join on a code two tables both hold) is
+ *   a <em>warning</em>: legal SQL that many gold queries write, so it costs score but neither fails the level nor
+ *   sends the candidate to repair (not judged on a schema without foreign keys);</li>
  *   <li><b>L1 light execution</b>: {@code EXPLAIN}, then the guarded execution under the settings' timeout and row
  *   cap (the row cap is the LIMIT);</li>
  *   <li><b>L2 semantic</b>: the SQL's shape against the question's intent profile ({@code IntentClassifier}): an
@@ -33,7 +34,8 @@ import java.util.regex.Pattern;
  *   <li><b>L3 recheck</b> (optional): a {@code COUNT(*)} over joined tables recomputed as {@code COUNT(DISTINCT key)}
  *   of the first table; a difference means a join multiplies the rows being counted.</li>
  * </ul>
- * A candidate is schema-valid when L0 passes and L1 (when it runs) passes; L2 and L3 only cost score.
+ * A candidate is schema-valid when L0 passes and L1 (when it runs) passes; L2 and L3, and every level's warnings,
+ * only cost score.
  */
 final class Validation {
 
@@ -43,15 +45,17 @@ final class Validation {
      * @param level      {@code L0} to {@code L3}
      * @param passed     no violation
      * @param violations what is wrong, in words
+     * @param warnings   what is suspect but legal, in words: costs the warning penalty, does not fail the level
      * @param note       what the level saw when it passed (rows returned, ...); may be null
      */
-    record Verdict(String level, boolean passed, List<String> violations, String note) {
+    record Verdict(String level, boolean passed, List<String> violations, List<String> warnings, String note) {
         Verdict {
             violations = List.copyOf(violations);
+            warnings = List.copyOf(warnings);
         }
 
         static Verdict of(String level, List<String> violations, String note) {
-            return new Verdict(level, violations.isEmpty(), violations, note);
+            return new Verdict(level, violations.isEmpty(), violations, List.of(), note);
         }
     }
 
@@ -61,6 +65,7 @@ final class Validation {
 
     static Verdict staticChecks(String sql, SchemaBinding b, JoinGraph graph, Schema schema, List<String> allowedJoins) {
         List<String> v = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         for (String p : Placeholders.names(sql)) v.add("placeholder :" + p + " has no value");
         if (!b.parsed()) {
             v.add("the SQL does not parse: " + b.failure());
@@ -75,13 +80,13 @@ final class Validation {
         if (!schema.foreignKeys().isEmpty()) {
             for (SchemaBinding.ColumnPair p : b.equalities()) {
                 if (!graph.followsKey(p.left().table(), p.left().column(), p.right().table(), p.right().column())) {
-                    v.add("the join " + p.left().table() + "." + p.left().column() + " = " + p.right().table() + "."
+                    warnings.add("the join " + p.left().table() + "." + p.left().column() + " = " + p.right().table() + "."
                             + p.right().column() + " follows no foreign key (allowed: "
                             + (allowedJoins.isEmpty() ? "none" : String.join("; ", allowedJoins)) + ")");
                 }
             }
         }
-        return Verdict.of("L0", v, null);
+        return new Verdict("L0", v.isEmpty(), v, warnings, null);
     }
 
     /** L1; the successful execution, if any, is returned with the verdict. */

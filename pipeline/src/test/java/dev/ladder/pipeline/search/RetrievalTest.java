@@ -79,6 +79,21 @@ class RetrievalTest {
     }
 
     @Test
+    void phaseOneRecallsFromTheTablesTheSketchPredictsThenTheQuestion() {
+        // the question alone points at the shift table; the sketch predicts an authors table, which the schema calls author
+        Retrieval r = retrieval("Who works on Mondays?");
+        Evidence e = r.evidence("c1", Query.read("SELECT name FROM authors").binding(schema), List.of("authors"));
+        assertThat(e.recalledTables()).extracting(Evidence.Aligned::table).first().isEqualTo("author");
+        assertThat(e.recalledTables()).extracting(Evidence.Aligned::table).contains("shift")
+                .hasSize(SearchSettings.DEFAULT.tableK());
+        // switched off: the question's tables only, as before
+        Retrieval off = new Retrieval(schema, index, new JoinGraph(schema), embedder,
+                SearchSettings.DEFAULT.withSketchRecall(false), "Who works on Mondays?");
+        assertThat(off.evidence("c1", Query.read("SELECT name FROM authors").binding(schema), List.of("authors"))
+                .recalledTables()).extracting(Evidence.Aligned::table).isEqualTo(off.recalledTables());
+    }
+
+    @Test
     void legalJoinsScoreOneAndAnIllegalJoinZero() {
         Retrieval r = retrieval("What titles did customers from Leeds buy?");
         String legal = "SELECT DISTINCT b.title FROM customer c JOIN purchase p ON c.customer_id = p.customer_id "

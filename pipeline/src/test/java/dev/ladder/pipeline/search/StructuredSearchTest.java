@@ -236,6 +236,51 @@ class StructuredSearchTest {
                 org.assertj.core.data.Offset.offset(1e-6));
     }
 
+    @Test
+    void aRepairDeclaresItsEntitiesAndIsScoredByTheSketchesRule() {
+        // the sketch reads an unknown column and declares a table it does not read: one violation, one entity warning
+        String bad = "SELECT COUNT(*) FROM customers WHERE customer_country = 'France'";
+        String sketch = "{\"candidates\": [{\"sql\": \"" + bad + "\", \"tables\": [\"customers\", \"orders\"]}]}";
+        // the repair fixes the column but declares orders too: the same disagreement costs the same penalty
+        String repaired = "{\"sql\": \"" + GOOD + "\", \"tables\": [\"customers\", \"orders\"], \"confidence\": 0.8, "
+                + "\"changes\": [\"used country\"]}";
+        ScriptedLanguageModel model = new ScriptedLanguageModel().when(SKETCH_CUE, sketch).when(REPAIR_CUE, repaired);
+        Answer a = ask(model, ANY_VALID);
+        assertThat(a.trace().chosen()).isEqualTo("repair-1");
+        String prompt = model.requests().get(1).prompt();
+        // the repair prompt asks for the entities as the sketch prompt does
+        assertThat(prompt).contains("\"tables\"").contains("\"columns\"").contains("\"joins\"");
+        // the model's account of its own query is not a problem in the SQL: it is not handed over as one
+        assertThat(prompt).contains("customer_country").doesNotContain("declares table orders");
+        List<TraceStep.Stage> entities = a.trace().steps(TraceStep.Stage.class).stream()
+                .filter(s -> s.stage().equals("entities")).toList();
+        assertThat(entities).extracting(TraceStep.Stage::source).containsExactly("sketch-1", "repair-1");
+        assertThat(entities.get(1).detail().get("warnings")).hasSize(1);
+        assertThat(a.trace().steps(TraceStep.Stage.class).stream()
+                .filter(s -> s.stage().equals("score") && "repair-1".equals(s.source())).findFirst().orElseThrow()
+                .detail().get("penalties").toString()).contains("-0.05 entity: declares table orders");
+    }
+
+    @Test
+    void aJoinOffTheForeignKeysCostsAWarningAndIsNotSentToRepair() {
+        String selfJoin = "SELECT COUNT(DISTINCT a.customerNumber) FROM customers a JOIN customers b ON a.city = b.city "
+                + "WHERE a.country = 'France' AND a.customerNumber <> b.customerNumber";
+        ScriptedLanguageModel model = new ScriptedLanguageModel().when(SKETCH_CUE, sketches(selfJoin))
+                .when(REPAIR_CUE, repair(GOOD));
+        Answer a = ask(model, Settings.DEFAULT.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withThreshold(5)));
+        assertThat(a.sql()).isEqualTo(selfJoin);
+        assertThat(model.requests()).hasSize(1);
+        assertThat(a.trace().decision()).contains("the best schema-valid candidate");
+        TraceStep.Stage score = a.trace().steps(TraceStep.Stage.class).stream().filter(s -> s.stage().equals("score"))
+                .findFirst().orElseThrow();
+        assertThat(score.detail().get("penalties").toString()).contains("-0.05 L0 warning: the join customers.city = customers.city");
+    }
+
+    @Test
+    void theEarlyStopThresholdIsTheMethods() {
+        assertThat(SearchSettings.DEFAULT.threshold()).isEqualTo(0.75);
+    }
+
     static double score(Answer a) {
         return a.trace().steps(TraceStep.Stage.class).stream().filter(s -> s.stage().equals("score")).findFirst()
                 .orElseThrow().detail().get("score").asDouble();

@@ -67,7 +67,7 @@ final class RepairLoop {
                     String.join(", ", subject.fromSql().columns().stream().map(Entities.ColumnRef::toString).toList()),
                     lines(subject.evidence().allowedJoins()), evidenceText(subject.evidence()),
                     lines(subject.violations()), lines(tried));
-            String reply = work.generate(List.of(Work.Call.json(source, prompt, s.sketchMaxTokens()).kind(SearchTeacher.REPAIR))).get(0).raw();
+            String reply = work.generate(List.of(Work.Call.json(source, prompt, s.tokensPerSketch()).kind(SearchTeacher.REPAIR))).get(0).raw();
             JsonReply.Parsed parsed = JsonReply.parse(reply);
             String sql = parsed.ok() ? JsonReply.text(parsed.object(), "sql") : null;
             boolean improved = false;

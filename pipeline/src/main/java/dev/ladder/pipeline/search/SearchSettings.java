@@ -9,7 +9,9 @@ import java.util.List;
  * stage after the sketches can be switched off on its own, so that its effect can be measured.
  *
  * @param sketches         K: SQL candidates the one sketch call asks for (default 3)
- * @param sketchMaxTokens  token budget of the sketch call and of each repair call, which answer in JSON (default 1024)
+ * @param tokensPerSketch  token budget per candidate of the JSON calls: the sketch call (and its fix) gets K times this,
+ *                         so that K candidates with their entity lists fit; each repair call, one candidate, gets it
+ *                         once (default 512)
  * @param tableK           phase 1: tables recalled for each candidate (default 4)
  * @param columnK          phase 2: columns aligned within the recalled tables (default 8)
  * @param rounds           R: most repair rounds (default 3; 0 turns the loop off)
@@ -31,13 +33,13 @@ import java.util.List;
  * @param sketchRecall     phase 1 recalls, for each candidate, the schema tables nearest to the tables its sketch
  *                         predicts, then fills up with the question's (the method; off: the question's tables only)
  */
-public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int columnK, int rounds, double threshold,
+public record SearchSettings(int sketches, int tokensPerSketch, int tableK, int columnK, int rounds, double threshold,
                              double tableWeight, double columnWeight, double joinWeight, double warningPenalty,
                              double violationPenalty, boolean entityCheck, boolean executionCheck,
                              boolean semanticChecks, boolean sampledRecheck, boolean indexValues,
                              boolean sketchRecall) {
 
-    public static final SearchSettings DEFAULT = new SearchSettings(3, 1024, 4, 8, 3, 0.75, 0.4, 0.4, 0.2, 0.05, 0.1,
+    public static final SearchSettings DEFAULT = new SearchSettings(3, 512, 4, 8, 3, 0.75, 0.4, 0.4, 0.2, 0.05, 0.1,
             true, true, true, false, false, true);
 
     /** The {@code structured_search} block of experiment files; its factor says what changes what it does. */
@@ -46,7 +48,7 @@ public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int 
 
     public SearchSettings {
         if (sketches < 1) throw new IllegalArgumentException("sketches must be >= 1, got " + sketches);
-        if (sketchMaxTokens < 1) throw new IllegalArgumentException("sketch_max_tokens must be >= 1, got " + sketchMaxTokens);
+        if (tokensPerSketch < 1) throw new IllegalArgumentException("tokens_per_sketch must be >= 1, got " + tokensPerSketch);
         if (tableK < 1) throw new IllegalArgumentException("table_k must be >= 1, got " + tableK);
         if (columnK < 1) throw new IllegalArgumentException("column_k must be >= 1, got " + columnK);
         if (rounds < 0) throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
@@ -60,31 +62,36 @@ public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int 
     }
 
     public SearchSettings withRounds(int r) {
-        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, r, threshold, tableWeight, columnWeight,
+        return new SearchSettings(sketches, tokensPerSketch, tableK, columnK, r, threshold, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
                 sampledRecheck, indexValues, sketchRecall);
     }
 
     public SearchSettings withSketches(int k) {
-        return new SearchSettings(k, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight, columnWeight,
+        return new SearchSettings(k, tokensPerSketch, tableK, columnK, rounds, threshold, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
                 sampledRecheck, indexValues, sketchRecall);
     }
 
     public SearchSettings withChecks(boolean entities, boolean execution, boolean semantic, boolean recheck) {
-        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight,
+        return new SearchSettings(sketches, tokensPerSketch, tableK, columnK, rounds, threshold, tableWeight,
                 columnWeight, joinWeight, warningPenalty, violationPenalty, entities, execution, semantic, recheck,
                 indexValues, sketchRecall);
     }
 
     public SearchSettings withThreshold(double t) {
-        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, t, tableWeight, columnWeight,
+        return new SearchSettings(sketches, tokensPerSketch, tableK, columnK, rounds, t, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
                 sampledRecheck, indexValues, sketchRecall);
     }
 
+    /** The sketch call's budget: K candidates of {@link #tokensPerSketch} each. */
+    public int sketchCallTokens() {
+        return Math.multiplyExact(sketches, tokensPerSketch);
+    }
+
     public SearchSettings withSketchRecall(boolean on) {
-        return new SearchSettings(sketches, sketchMaxTokens, tableK, columnK, rounds, threshold, tableWeight, columnWeight,
+        return new SearchSettings(sketches, tokensPerSketch, tableK, columnK, rounds, threshold, tableWeight, columnWeight,
                 joinWeight, warningPenalty, violationPenalty, entityCheck, executionCheck, semanticChecks,
                 sampledRecheck, indexValues, on);
     }
@@ -100,7 +107,7 @@ public record SearchSettings(int sketches, int sketchMaxTokens, int tableK, int 
                 + "/" + num(q.joinWeight()) + " penalties=" + num(q.warningPenalty()) + "/" + num(q.violationPenalty())
                 + " levels=" + String.join("+", levels) + " entities=" + (q.entityCheck() ? "on" : "off")
                 + " values=" + (q.indexValues() ? "on" : "off") + " recall=" + (q.sketchRecall() ? "sketch" : "question")
-                + " max_tokens=" + q.sketchMaxTokens();
+                + " tokens_per_sketch=" + q.tokensPerSketch();
     }
 
     private static String num(double d) {

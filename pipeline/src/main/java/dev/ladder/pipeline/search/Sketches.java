@@ -33,11 +33,11 @@ final class Sketches {
                 s.sketches());
         Map<String, String> facts = Map.of(SearchTeacher.FACT_K, Integer.toString(s.sketches()));
         AskWithFix.Outcome<Candidates> r = AskWithFix.ask(
-                () -> work.generate(List.of(Work.Call.json(SKETCH, prompt, s.sketchMaxTokens())
+                () -> work.generate(List.of(Work.Call.json(SKETCH, prompt, s.sketchCallTokens())
                         .kind(SearchTeacher.SKETCHES, facts))).get(0).raw(),
                 Sketches::candidatesOf,
                 (reply, error) -> work.generate(List.of(Work.Call.json(SKETCH_FIX,
-                        SearchPrompts.sketchFix(ctx.format(), reply, error), s.sketchMaxTokens())
+                        SearchPrompts.sketchFix(ctx.format(), reply, error), s.sketchCallTokens())
                         .kind(SearchTeacher.SKETCHES, facts))).get(0).raw());
         List<String> dropped = new ArrayList<>();
         if (r.fixAsked()) dropped.add("the sketch reply: " + r.firstError() + "; asked once to fix it");

@@ -75,7 +75,8 @@ class StructuredSearchTest {
         assertThat(a.trace().decision()).contains("early stop");
         assertThat(model.requests()).hasSize(1);
         assertThat(model.requests().get(0).stopStrings()).isEmpty();
-        assertThat(model.requests().get(0).maxNewTokens()).isEqualTo(SearchSettings.DEFAULT.sketchMaxTokens());
+        // the sketch call's budget is sized to K candidates
+        assertThat(model.requests().get(0).maxNewTokens()).isEqualTo(3 * SearchSettings.DEFAULT.tokensPerSketch());
         assertThat(stages(a, "evidence")).containsExactly("sketch-1", "sketch-2");
         assertThat(stages(a, "validate-L0")).containsExactly("sketch-1", "sketch-2");
         assertThat(stages(a, "validate-L1")).containsExactly("sketch-1", "sketch-2");
@@ -274,6 +275,16 @@ class StructuredSearchTest {
         TraceStep.Stage score = a.trace().steps(TraceStep.Stage.class).stream().filter(s -> s.stage().equals("score"))
                 .findFirst().orElseThrow();
         assertThat(score.detail().get("penalties").toString()).contains("-0.05 L0 warning: the join customers.city = customers.city");
+    }
+
+    @Test
+    void theSketchBudgetGrowsWithKAndARepairGetsOneCandidatesBudget() {
+        String bad = "SELECT COUNT(*) FROM customers WHERE customer_country = 'France'";
+        ScriptedLanguageModel model = new ScriptedLanguageModel().when(SKETCH_CUE, sketches(bad))
+                .when(REPAIR_CUE, repair(GOOD));
+        ask(model, ANY_VALID.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withThreshold(0).withSketches(5)));
+        assertThat(model.requests()).extracting(r -> r.maxNewTokens())
+                .containsExactly(5 * SearchSettings.DEFAULT.tokensPerSketch(), SearchSettings.DEFAULT.tokensPerSketch());
     }
 
     @Test

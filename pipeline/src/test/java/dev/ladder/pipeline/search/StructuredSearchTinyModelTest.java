@@ -45,7 +45,7 @@ class StructuredSearchTinyModelTest {
         Settings settings = Settings.DEFAULT.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withRounds(1))
                 .withMaxNewTokens(8);
         // the JSON calls have their own budget: keep it small for a tiny model on a CPU
-        settings = settings.with(SearchSettings.BLOCK, new SearchSettings(3, 24, 4, 8, 1, 0.6, 0.4, 0.4, 0.2, 0.05, 0.1, true, true,
+        settings = settings.with(SearchSettings.BLOCK, new SearchSettings(3, 8, 4, 8, 1, 0.6, 0.4, 0.4, 0.2, 0.05, 0.1, true, true,
                 true, true, true, true));
         for (Database db : List.of(TestData.classicModels(), Bookshop.open(dir))) {
             StrategyContext ctx = StrategyContext.of(model, db, new FixedExemplars(List.of(), List.of()), settings);

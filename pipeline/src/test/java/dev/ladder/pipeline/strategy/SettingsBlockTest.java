@@ -72,7 +72,7 @@ class SettingsBlockTest {
                 "max_tokens");
         assertThat(ProgressiveSettings.BLOCK.keys()).startsWith("high_confidence_threshold", "max_iterations", "retries",
                 "acceptance_threshold");
-        assertThat(SearchSettings.BLOCK.keys()).contains("sketch_max_tokens", "table_k", "violation_penalty");
+        assertThat(SearchSettings.BLOCK.keys()).contains("tokens_per_sketch", "table_k", "violation_penalty");
         assertThat(SoftSettings.BLOCK.factorName()).isEqualTo("soft attention");
         assertThat(KINDS.factorName()).isEqualTo("kinds");
     }

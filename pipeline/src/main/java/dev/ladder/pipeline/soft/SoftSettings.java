@@ -8,10 +8,10 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  * @param inlineWeights  each table and column of the {@code CREATE TABLE} rendering carries {@code -- attention: w}
  * @param blockWeights   a {@code ### Schema attention weights} block follows the schema
  * @param cycles         most refinement cycles after the first attempt (default 3; 0: no refinement)
- * @param threshold      an attempt with at least this confidence ends the cycles (default 0.8)
+ * @param threshold      an attempt with at least this confidence ends the cycles (default 0.5, the method's code)
  * @param minRows        the row-count term rewards results of at least this many rows (default 1) ...
  * @param maxRows        ... and at most this many (default 1000)
- * @param oneShot        one exemplar of the context's rule in the prompt (default off)
+ * @param oneShot        one exemplar of the context's rule in the prompt (default on: the method's code always shows one)
  * @param chainOfThought the prompt asks for reasoning before the SQL; the reasoning is stripped from the answer
  *                       (default off)
  * @param maxTokens      token budget of each call (default 512; reasoning needs room)
@@ -19,7 +19,7 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
 public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycles, double threshold, int minRows,
                            int maxRows, boolean oneShot, boolean chainOfThought, int maxTokens) {
 
-    public static final SoftSettings DEFAULT = new SoftSettings(true, true, 3, 0.8, 1, 1000, false, false, 512);
+    public static final SoftSettings DEFAULT = new SoftSettings(true, true, 3, 0.5, 1, 1000, true, false, 512);
 
     /** The {@code soft_attention} block of experiment files. */
     public static final SettingsBlock<SoftSettings> BLOCK = SettingsBlock.of("soft_attention", SoftSettings.class, DEFAULT)

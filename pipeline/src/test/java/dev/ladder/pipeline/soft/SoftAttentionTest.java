@@ -27,6 +27,12 @@ class SoftAttentionTest {
     static final String BROKEN = "SELECT office_code FROM offices";
     static final String REFINE_CUE = "Earlier attempts";
 
+    /**
+     * The method's threshold (0.5) accepts any attempt that runs without a row-range penalty, an empty result
+     * included (0.55); the refinement tests ask for more, as the setting allows.
+     */
+    static final SoftSettings STRICT = SoftSettings.DEFAULT.withThreshold(0.8);
+
     static Database db;
 
     @BeforeAll
@@ -55,7 +61,9 @@ class SoftAttentionTest {
         assertThat(a.sql()).isEqualTo(GOOD);
         assertThat(a.trace().chosen()).isEqualTo("attempt-1");
         String prompt = model.requests().get(0).prompt();
-        assertThat(prompt).contains("-- attention: ").contains("### Schema attention weights").doesNotContain("Example question");
+        // the method's one-shot exemplar is on by default
+        assertThat(prompt).contains("-- attention: ").contains("### Schema attention weights")
+                .contains("Example question: How many product lines are there?");
         assertThat(a.trace().steps(TraceStep.Stage.class)).extracting(TraceStep.Stage::stage)
                 .containsExactly("mining", "weights", "confidence");
     }
@@ -63,7 +71,7 @@ class SoftAttentionTest {
     @Test
     void lowConfidenceIsRefinedWithTheFeedbackAndTheWholeHistory() {
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(fence(BROKEN)).when(REFINE_CUE, fence(EMPTY), fence(GOOD));
-        Answer a = ask(model, SoftSettings.DEFAULT);
+        Answer a = ask(model, STRICT);
         assertThat(model.requests()).hasSize(3);
         assertThat(a.sql()).isEqualTo(GOOD);
         assertThat(a.trace().chosen()).isEqualTo("attempt-3");
@@ -77,14 +85,14 @@ class SoftAttentionTest {
     void theCyclesStopAtTheirLimitAndTheMostConfidentAttemptWins() {
         ScriptedLanguageModel model = new ScriptedLanguageModel().then(fence(EMPTY))
                 .when(REFINE_CUE, fence(BROKEN), "no sql here", fence(EMPTY + " OR 1 = 0"));
-        Answer a = ask(model, SoftSettings.DEFAULT);
+        Answer a = ask(model, STRICT);
         assertThat(model.requests()).hasSize(4);
         assertThat(a.sql()).isEqualTo(EMPTY);
         assertThat(a.trace().chosen()).isEqualTo("attempt-1");
         assertThat(a.trace().decision()).contains("no attempt reaches the threshold in 3 cycles");
 
         ScriptedLanguageModel once = new ScriptedLanguageModel().then(fence(EMPTY));
-        Answer b = ask(once, SoftSettings.DEFAULT.withCycles(0));
+        Answer b = ask(once, STRICT.withCycles(0));
         assertThat(once.requests()).hasSize(1);
         assertThat(b.sql()).isEqualTo(EMPTY);
     }
@@ -99,6 +107,17 @@ class SoftAttentionTest {
         assertThat(prompt).doesNotContain("attention").contains("reason briefly")
                 .contains("Example question: How many product lines are there?");
         assertThat(a.trace().steps(TraceStep.Stage.class)).extracting(TraceStep.Stage::stage).containsExactly("confidence");
+    }
+
+    @Test
+    void atTheMethodsThresholdAnAttemptThatRunsInRangeEndsTheCyclesAndOneAboveTheRangeToo() {
+        ScriptedLanguageModel model = new ScriptedLanguageModel().then(fence("SELECT city FROM offices"));
+        SoftSettings upToThree = new SoftSettings(true, true, 3, 0.5, 1, 3, true, false, 512);
+        Answer a = ask(model, upToThree);
+        // 0.6 + (-0.1) + 0.2 = 0.7: penalised against an in-range result (1.0), still above the method's 0.5
+        assertThat(model.requests()).hasSize(1);
+        assertThat(a.trace().steps(TraceStep.Stage.class).stream().filter(s -> s.stage().equals("confidence"))
+                .findFirst().orElseThrow().summary()).contains("0.70");
     }
 
     @Test

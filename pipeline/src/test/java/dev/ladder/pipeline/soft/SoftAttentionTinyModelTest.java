@@ -37,7 +37,7 @@ class SoftAttentionTinyModelTest {
 
     @Test
     void everyQuestionIsAnsweredOrExplained() {
-        SoftSettings s = new SoftSettings(true, true, 1, 0.8, 1, 1000, false, true, 16);
+        SoftSettings s = new SoftSettings(true, true, 1, 0.5, 1, 1000, false, true, 16);
         StrategyContext ctx = StrategyContext.of(model, TestData.classicModels(), new FixedExemplars(List.of(), List.of()),
                 Settings.DEFAULT.with(SoftSettings.BLOCK, s));
         for (String q : List.of("How many offices are there?", "Which employees report to the president?")) {

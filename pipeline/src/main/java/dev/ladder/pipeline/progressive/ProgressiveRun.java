@@ -19,8 +19,10 @@ import java.util.Set;
 
 /**
  * Stage 3: one branch of progressive execution. Repeatedly: among the sub-tasks the plan allows next (their
- * dependencies done; every open sub-task when the plan is off), take the most confident; the model extends the
- * current SQL with it ({@code extend.txt}, with the accumulated {@link ExecutionContext}); the extension is executed
+ * dependencies done; every open sub-task when the plan is off), take the most confident, and with it every other one
+ * at or above {@link ProgressiveSettings#highConfidence} when it is there too (confident sub-tasks are executed at
+ * once, in one step); the model extends the current SQL with them ({@code extend.txt}, with the accumulated
+ * {@link ExecutionContext} and the model's {@link ThreeStepPlan}); the extension is executed
  * and kept when it runs, else retried with its error up to {@link ProgressiveSettings#retries} times, then the
  * sub-task is given up (it counts as done for the plan, so the rest can go on). After each step the open sub-tasks
  * below {@link ProgressiveSettings#highConfidence} are re-scored with the new context ({@code rescore.txt}). At most
@@ -40,8 +42,11 @@ final class ProgressiveRun {
 
     private ProgressiveRun() {}
 
-    /** @param first the sub-task the first step takes (a branch's different order); null: the most confident */
-    static Outcome run(Work work, ProgressiveSettings s, List<SubTask> tasks, QueryPlan plan, String branch, String first) {
+    /**
+     * @param threeSteps the model's plan shown in every extension prompt (null or failed: none)
+     */
+    static Outcome run(Work work, ProgressiveSettings s, List<SubTask> tasks, QueryPlan plan, ThreeStepPlan threeSteps,
+                       String branch) {
         Map<String, SubTask> byId = new LinkedHashMap<>();
         tasks.forEach(t -> byId.put(t.id(), t));
         Map<String, Double> confidence = new LinkedHashMap<>();
@@ -56,6 +61,7 @@ final class ProgressiveRun {
         List<String> givenUp = new ArrayList<>();
         List<Step> steps = new ArrayList<>();
         ExecutionContext context = new ExecutionContext();
+        String planText = threeSteps == null ? "" : threeSteps.promptText();
         String sql = null;
         Execution execution = null;
         int iteration = 0;
@@ -65,17 +71,25 @@ final class ProgressiveRun {
                     .sorted(Comparator.comparingDouble((String id) -> -confidence.get(id)).thenComparingInt(plan::position))
                     .toList();
             if (ready.isEmpty()) break;
-            String id = iteration == 1 && first != null && ready.contains(first) ? first : ready.get(0);
-            SubTask task = byId.get(id);
+            // the most confident ready sub-task; when it is at or above the high-confidence threshold, every other
+            // ready sub-task there too goes in the same step: confident work is executed at once
+            List<String> taken = new ArrayList<>(List.of(ready.get(0)));
+            if (confidence.get(ready.get(0)) >= s.highConfidence()) {
+                ready.stream().skip(1).filter(id -> confidence.get(id) >= s.highConfidence()).forEach(taken::add);
+            }
+            String id = String.join("+", taken);
+            String description = String.join("; ", taken.stream().map(t -> byId.get(t).description()).toList());
+            String fragment = String.join(" ", taken.stream().map(t -> byId.get(t).fragment()).filter(f -> !f.isEmpty()).toList());
             String error = null;
             boolean kept = false;
             for (int attempt = 1; attempt <= 1 + s.retries() && !kept; attempt++) {
                 String source = branch + "-step-" + iteration + (attempt > 1 ? "-retry-" + (attempt - 1) : "");
                 String prompt = PromptTemplates.chat(work.ctx.format(), SubTasks.FOLDER, "extend", Map.of(
                         "dialect", work.ctx.db().dialect().label(), "schema", work.ctx.schemaSummary().stripTrailing(),
-                        "question", work.question.text().strip(), "sql", sql == null ? "(none yet)" : sql,
-                        "context", context.text(), "task", task.description(),
-                        "fragment", task.fragment().isEmpty() ? "(none)" : task.fragment(),
+                        "question", work.question.text().strip(), "plan", planText,
+                        "sql", sql == null ? "(none yet)" : sql,
+                        "context", context.text(), "task", description,
+                        "fragment", fragment.isEmpty() ? "(none)" : fragment,
                         "error", error == null ? "" : "The last try failed: " + error + "\n"));
                 String raw = work.generate(List.of(Work.Call.free(source, prompt, s.maxTokens(), 0, 0)
                         .kind(ProgressiveTeacher.SQL_BLOCK))).get(0).raw();
@@ -98,9 +112,9 @@ final class ProgressiveRun {
                     steps.add(new Step(iteration, id, attempt, c.sql(), false, error));
                 }
             }
-            open.remove(id);
-            resolved.add(id);
-            (kept ? done : givenUp).add(id);
+            open.removeAll(taken);
+            resolved.addAll(taken);
+            (kept ? done : givenUp).addAll(taken);
             if (s.recalculate() && kept) rescore(work, s, branch, iteration, sql, context, open, byId, confidence, history);
         }
         return new Outcome(branch, sql == null ? "" : sql, execution, done, givenUp, history, context.snapshot(), iteration, steps);

@@ -6,15 +6,19 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
 /**
  * The knobs of progressive execution ({@code settings.progressive} in an experiment file).
  *
- * @param highConfidence      sub-tasks at or above this confidence are not re-scored (default 0.85)
+ * @param highConfidence      sub-tasks at or above this confidence are executed at once, together in one step, and
+ *                            not re-scored (default 0.85)
  * @param maxIterations       most extension steps (default 10)
  * @param retries             further tries of a step whose SQL fails (default 2)
  * @param acceptance          reward that accepts an answer (default 1.0: executes and the judge says CORRECT)
- * @param usePlan             the plan's dependency order constrains which sub-task may run next (off: confidence
- *                            alone)
+ * @param usePlan             the plan: the model's three steps (tables, operations, columns) are asked for and shown
+ *                            when each step is written, and the dependency order constrains which sub-task may run
+ *                            next (off: no plan call, confidence alone)
  * @param recalculate         remaining sub-tasks below {@code highConfidence} are re-scored after every step
- * @param multiBranch         when the reward is below {@code acceptance}, other orders are explored as a beam
- * @param beamWidth           branches in multi-branch mode, the first one included (default 3)
+ * @param multiBranch         when the reward is below {@code acceptance}, alternative decompositions run as further
+ *                            branches and the best cumulative reward wins (the method; default on; off: the first
+ *                            branch's answer whatever its reward)
+ * @param beamWidth           branches at most, the first one included (default 3)
  * @param maxTokens           token budget of the sub-task, extension and re-scoring calls (the judge has its own 512)
  */
 public record ProgressiveSettings(@Knob("high_confidence_threshold") double highConfidence, int maxIterations, int retries,
@@ -22,7 +26,7 @@ public record ProgressiveSettings(@Knob("high_confidence_threshold") double high
                                   boolean usePlan, boolean recalculate, boolean multiBranch, int beamWidth,
                                   int maxTokens) {
 
-    public static final ProgressiveSettings DEFAULT = new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, false, 3, 512);
+    public static final ProgressiveSettings DEFAULT = new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, true, 3, 512);
 
     /** The {@code progressive} block of experiment files. */
     public static final SettingsBlock<ProgressiveSettings> BLOCK = SettingsBlock.of("progressive", ProgressiveSettings.class, DEFAULT)

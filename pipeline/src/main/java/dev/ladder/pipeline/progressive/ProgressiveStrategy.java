@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.progressive;
 
+import dev.ladder.pipeline.agent.AgentWork;
 import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
@@ -9,28 +10,31 @@ import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.pipeline.strategy.Work;
 import dev.ladder.sql.db.Execution;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Confident sub-tasks executed progressively, with an LLM judge as reward ({@code progressive}).
  * <ol>
- *   <li>{@link SubTasks}: sub-tasks with fragments, confidences and dependencies, as strict JSON;</li>
- *   <li>{@link QueryPlan}: a dependency order, which constrains progressive execution
- *   ({@link ProgressiveSettings#usePlan});</li>
- *   <li>{@link ProgressiveRun}: the SQL built one confident step at a time, each step executed, the open sub-tasks
- *   re-scored with the new context ({@link ProgressiveSettings#recalculate});</li>
+ *   <li>{@link SubTasks}: sub-tasks with fragments, confidences and dependencies, as strict JSON, the columns to
+ *   return among them;</li>
+ *   <li>the plan ({@link ProgressiveSettings#usePlan}): the model's {@link ThreeStepPlan} (tables, operations,
+ *   columns to return), shown when each step is written, and the dependency order ({@link QueryPlan}), which
+ *   constrains which sub-task may run next;</li>
+ *   <li>{@link ProgressiveRun}: the SQL built one confident step at a time (sub-tasks at or above the high-confidence
+ *   threshold together), each step executed, the open sub-tasks re-scored with the new context
+ *   ({@link ProgressiveSettings#recalculate});</li>
  *   <li>the semantic reward: 1.0 when the final SQL executes and the judge ({@link SqlJudge}, the context's judge
  *   model) says CORRECT, else 0; accepted at {@link ProgressiveSettings#acceptance};</li>
- *   <li>multi-branch mode ({@link ProgressiveSettings#multiBranch}): below acceptance, the other
- *   {@code beamWidth − 1} first steps are tried as branches; the branch with the best cumulative reward (reward +
- *   0.1 × the share of sub-tasks it completed) wins, the earlier on a tie;</li>
- *   <li>{@link ErrorAnalysis}: a failed answer's category.</li>
+ *   <li>alternatives ({@link ProgressiveSettings#multiBranch}, the method's beam): below acceptance, the model
+ *   decomposes the question again, told the rejected SQL and the judge's reason, and the new decomposition runs as the
+ *   next branch, until one is accepted or {@code beamWidth} branches ran; the branch with the best cumulative reward
+ *   (reward + 0.1 × the share of sub-tasks it completed) wins, the earlier on a tie;</li>
+ *   <li>{@link ErrorAnalysis}: a failed answer's category, from the database error, the structure, then the judge.</li>
  * </ol>
- * The answer is the chosen branch's SQL (empty when nothing executed), accepted or not; the trace says which.
+ * The answer is the chosen branch's SQL (empty when nothing executed), accepted or not; the trace and the decision say
+ * which, and which sub-tasks were given up.
  */
 public final class ProgressiveStrategy implements Strategy {
 
@@ -56,26 +60,29 @@ public final class ProgressiveStrategy implements Strategy {
         Work work = new Work(question, ctx, NAME);
         ProgressiveSettings s = ctx.settings().of(ProgressiveSettings.BLOCK);
         SubTasks.Extracted ex = SubTasks.extract(work, s);
-        work.stage("subtasks", "subtasks", ex.failure() != null ? ex.failure()
-                : ex.tasks().size() + " sub-task" + (ex.tasks().size() == 1 ? "" : "s") + ": " + String.join("; ",
-                        ex.tasks().stream().map(t -> t.id() + " " + fmt(t.initialConfidence())).toList())
-                        + (ex.notes().isEmpty() ? "" : "; " + String.join("; ", ex.notes())), ex);
+        traceSubTasks(work, "subtasks", ex);
         if (ex.failure() != null) return work.answer("", "none", "no sub-tasks: " + ex.failure());
-        QueryPlan plan = QueryPlan.of(ex.tasks());
-        work.stage(null, "plan", String.join(" -> ", plan.order()) + (plan.notes().isEmpty() ? ""
-                : "; " + String.join("; ", plan.notes())) + (s.usePlan() ? "" : " (not used: use_plan is off)"), plan);
 
         List<ProgressiveRun.Outcome> branches = new ArrayList<>();
         List<Reward> rewards = new ArrayList<>();
-        branches.add(ProgressiveRun.run(work, s, ex.tasks(), plan, "b1", null));
-        rewards.add(reward(work, s, branches.get(0), ex.tasks().size()));
-        if (rewards.get(0).reward() < s.acceptance() && s.multiBranch()) {
-            List<String> firsts = firstChoices(ex.tasks(), plan, s);
-            for (int b = 1; b < s.beamWidth() && b < firsts.size(); b++) {
-                ProgressiveRun.Outcome o = ProgressiveRun.run(work, s, ex.tasks(), plan, "b" + (b + 1), firsts.get(b));
-                branches.add(o);
-                rewards.add(reward(work, s, o, ex.tasks().size()));
+        List<SubTask> tasks = ex.tasks();
+        String notTaken = null;
+        while (true) {
+            String branch = "b" + (branches.size() + 1);
+            ProgressiveRun.Outcome o = branch(work, s, branch, tasks);
+            branches.add(o);
+            Reward r = reward(work, s, o, tasks.size());
+            rewards.add(r);
+            // the method: below the acceptance reward, generate an alternative and keep the best branch
+            if (r.reward() >= s.acceptance() || !s.multiBranch() || branches.size() >= s.beamWidth()) break;
+            String source = "b" + (branches.size() + 1) + "-subtasks";
+            SubTasks.Extracted alt = SubTasks.alternative(work, s, source, tasks, o.sql(), r.reasoning());
+            traceSubTasks(work, source, alt);
+            if (alt.failure() != null) {
+                notTaken = "no alternative decomposition (" + alt.failure() + ")";
+                break;
             }
+            tasks = alt.tasks();
         }
         int best = 0;
         for (int i = 1; i < rewards.size(); i++) if (rewards.get(i).cumulative() > rewards.get(best).cumulative()) best = i;
@@ -83,23 +90,37 @@ public final class ProgressiveStrategy implements Strategy {
         Reward r = rewards.get(best);
         boolean accepted = r.reward() >= s.acceptance();
         if (!accepted) {
-            String category = ErrorAnalysis.classify(chosen.execution(), r.reasoning());
-            work.stage(chosen.branch(), "error-analysis", category, Map.of("category", category));
+            ErrorAnalysis.Finding f = ErrorAnalysis.classify(new ErrorAnalysis.Inputs(ctx.schema(), ctx.db().dialect(),
+                    question.text(), AgentWork.intent(work), chosen.sql(), chosen.execution(), r.reasoning()));
+            work.stage(chosen.branch(), "error-analysis", f.category(), Map.of("category", f.category(),
+                    "evidence", f.evidence()));
         }
         String decision = (accepted ? "accepted" : "not accepted") + String.format(Locale.ROOT, " (reward %.1f", r.reward())
                 + (r.correct() == null ? "" : r.correct() ? ", the judge says CORRECT" : ", the judge says NOT CORRECT")
                 + (r.executes() ? "" : ", it does not execute") + ")"
-                + (branches.size() > 1 ? "; branch " + chosen.branch() + " of " + branches.size() : "");
+                + (branches.size() > 1 ? "; branch " + chosen.branch() + " of " + branches.size() : "")
+                + (chosen.givenUp().isEmpty() ? "" : "; given up: " + String.join(", ", chosen.givenUp()))
+                + (notTaken == null ? "" : "; " + notTaken);
         if (chosen.sql().isEmpty()) return work.answer("", "none", decision + "; no step executed");
         return work.answer(chosen.sql(), chosen.branch(), decision);
     }
 
-    /** The first step of each branch: the sub-tasks the plan allows first, most confident first. */
-    static List<String> firstChoices(List<SubTask> tasks, QueryPlan plan, ProgressiveSettings s) {
-        return tasks.stream().filter(t -> !s.usePlan() || plan.ready(t.id(), Set.of()))
-                .sorted(Comparator.comparingDouble((SubTask t) -> -t.initialConfidence())
-                        .thenComparingInt(t -> plan.position(t.id())))
-                .map(SubTask::id).toList();
+    private static void traceSubTasks(Work work, String source, SubTasks.Extracted ex) {
+        work.stage(source, "subtasks", ex.failure() != null ? ex.failure()
+                : ex.tasks().size() + " sub-task" + (ex.tasks().size() == 1 ? "" : "s") + ": " + String.join("; ",
+                        ex.tasks().stream().map(t -> t.id() + " " + fmt(t.initialConfidence())).toList())
+                        + (ex.notes().isEmpty() ? "" : "; " + String.join("; ", ex.notes())), ex);
+    }
+
+    /** One branch: its plan (the dependency order, and the model's three steps when the plan is on), then its run. */
+    private static ProgressiveRun.Outcome branch(Work work, ProgressiveSettings s, String branch, List<SubTask> tasks) {
+        QueryPlan plan = QueryPlan.of(tasks);
+        ThreeStepPlan steps = null;
+        if (s.usePlan()) steps = ThreeStepPlan.ask(work, s, branch.equals("b1") ? "plan" : branch + "-plan", tasks);
+        work.stage(branch, "plan", String.join(" -> ", plan.order()) + (plan.notes().isEmpty() ? ""
+                : "; " + String.join("; ", plan.notes())) + (s.usePlan() ? "; " + steps.summary()
+                : " (not used: use_plan is off)"), Map.of("order", plan, "steps", steps == null ? Map.of() : steps));
+        return ProgressiveRun.run(work, s, tasks, plan, steps, branch);
     }
 
     private static Reward reward(Work work, ProgressiveSettings s, ProgressiveRun.Outcome o, int total) {

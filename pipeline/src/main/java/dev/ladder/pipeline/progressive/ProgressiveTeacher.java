@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * How the oracle answers the progressive pipeline: sub-tasks taken from the gold's clauses (the tables and what they
- * return first, then each condition, grouping, ordering and limit, each depending on the one before), and re-scoring
+ * return first, then each condition, grouping, ordering and limit, each depending on the one before; an alternative
+ * decomposition is answered alike, from the call's own draw), the three-step plan from the same parts, and re-scoring
  * that is confident in every open sub-task. Each step's extension is a {@code sql-block} call the core answers with
  * the whole gold: a perfect model writes the full answer at the first step and keeps it. The judge is the judge
  * package's.
@@ -23,6 +24,7 @@ public final class ProgressiveTeacher implements OracleTeacher {
 
     public static final String SUBTASKS = "progressive.subtasks";
     public static final String RESCORE = "progressive.rescore";
+    public static final String PLAN = "progressive.plan";
     public static final String SQL_BLOCK = SqlTeacher.SQL_BLOCK;
     /** The ids of the sub-tasks to re-score, comma-separated. */
     public static final String FACT_TASKS = "tasks";
@@ -31,7 +33,7 @@ public final class ProgressiveTeacher implements OracleTeacher {
 
     @Override
     public Set<String> kinds() {
-        return Set.of(SUBTASKS, RESCORE);
+        return Set.of(SUBTASKS, RESCORE, PLAN);
     }
 
     @Override
@@ -45,6 +47,19 @@ public final class ProgressiveTeacher implements OracleTeacher {
             return new Reply(root.toString(), ReplyShape.JSON);
         }
         GoldParts p = GoldParts.of(call.sql(), call.schema(), call.dialect());
+        if (call.tag().kind().equals(PLAN)) {
+            ObjectNode root = JSON.createObjectNode();
+            p.tables().forEach(root.putArray("tables")::add);
+            ArrayNode operations = root.putArray("operations");
+            p.joins().forEach(j -> operations.add("join " + j.get(0) + " and " + j.get(1) + " on " + j.get(2)));
+            p.conditions().forEach(c -> operations.add("keep the rows where " + c));
+            if (!p.groupBy().isEmpty()) operations.add(p.groupBy());
+            if (!p.having().isEmpty()) operations.add(p.having());
+            if (!p.orderBy().isEmpty()) operations.add(p.orderBy());
+            if (!p.limit().isEmpty()) operations.add(p.limit());
+            root.putArray("columns").add(p.select());
+            return new Reply(root.toString(), ReplyShape.JSON);
+        }
         List<String[]> tasks = new ArrayList<>();
         tasks.add(new String[] {"read " + String.join(", ", p.tables()) + " and return what the question asks for",
                 "SELECT " + p.select() + (p.from().isEmpty() ? "" : " FROM " + p.from())});

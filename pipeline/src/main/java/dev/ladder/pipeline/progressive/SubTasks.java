@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Stage 1: confident sub-task extraction. One call ({@code subtasks.txt}) for sub-tasks with fragments, confidences
- * in [0, 1] and dependencies, as strict JSON; a reply that does not read gets one fix call ({@code subtasks-fix.txt}),
+ * Stage 1: confident sub-task extraction. One call ({@code subtasks.txt}, or {@code alternative.txt} for a branch
+ * that decomposes again after a rejected answer) for sub-tasks with fragments, confidences in [0, 1] and
+ * dependencies, as strict JSON; the prompt asks for the columns to return as a sub-task of its own; a reply that does not read gets one fix call ({@code subtasks-fix.txt}),
  * then the stage fails with its reason. A sub-task without an id or description is dropped; a confidence outside
  * [0, 1] or missing is clamped (missing: 0.5); dependencies on unknown ids or on itself are dropped, each with a note.
  */
@@ -31,14 +32,32 @@ final class SubTasks {
         Dialect d = work.ctx.db().dialect();
         String prompt = PromptTemplates.chat(work.ctx.format(), FOLDER, "subtasks", Map.of("dialect", d.label(),
                 "schema", work.ctx.schemaSummary().stripTrailing(), "question", work.question.text().strip()));
+        return ask(work, s, "subtasks", prompt);
+    }
+
+    /**
+     * Another decomposition after a branch was not accepted ({@code alternative.txt}): the earlier sub-tasks, the SQL
+     * they built and why it was judged wrong, and a request to decompose differently.
+     */
+    static Extracted alternative(Work work, ProgressiveSettings s, String source, List<SubTask> earlier, String sql,
+                                 String reasoning) {
+        Dialect d = work.ctx.db().dialect();
+        String prompt = PromptTemplates.chat(work.ctx.format(), FOLDER, "alternative", Map.of("dialect", d.label(),
+                "schema", work.ctx.schemaSummary().stripTrailing(), "question", work.question.text().strip(),
+                "tasks", lines(earlier), "sql", sql == null || sql.isBlank() ? "(nothing executed)" : sql,
+                "reasoning", reasoning == null || reasoning.isBlank() ? "(no reason given)" : reasoning.strip()));
+        return ask(work, s, source, prompt);
+    }
+
+    private static Extracted ask(Work work, ProgressiveSettings s, String source, String prompt) {
         AskWithFix.Outcome<JsonNode> r = AskWithFix.ask(
-                () -> work.generate(List.of(Work.Call.json("subtasks", prompt, s.maxTokens())
+                () -> work.generate(List.of(Work.Call.json(source, prompt, s.maxTokens())
                         .kind(ProgressiveTeacher.SUBTASKS))).get(0).raw(),
                 reply -> reading(parse(reply)),
                 (reply, error) -> {
                     String fix = PromptTemplates.chat(work.ctx.format(), FOLDER, "subtasks-fix",
                             Map.of("reply", reply.isBlank() ? "(empty)" : reply.strip(), "error", error));
-                    return work.generate(List.of(Work.Call.json("subtasks-fix", fix, s.maxTokens())
+                    return work.generate(List.of(Work.Call.json(source + "-fix", fix, s.maxTokens())
                             .kind(ProgressiveTeacher.SUBTASKS))).get(0).raw();
                 });
         if (!r.ok()) {
@@ -46,6 +65,15 @@ final class SubTasks {
                     + r.reading().error(), List.of());
         }
         return read(r.value());
+    }
+
+    /** Sub-tasks one per line, as the plan and alternative prompts show them. */
+    static String lines(List<SubTask> tasks) {
+        List<String> out = new ArrayList<>();
+        for (SubTask t : tasks) {
+            out.add("- " + t.id() + ": " + t.description() + (t.fragment().isEmpty() ? "" : " (" + t.fragment() + ")"));
+        }
+        return String.join("\n", out);
     }
 
     private static AskWithFix.Reading<JsonNode> reading(JsonReply.Parsed p) {

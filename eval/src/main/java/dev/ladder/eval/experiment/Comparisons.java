@@ -1,5 +1,7 @@
 package dev.ladder.eval.experiment;
 
+import dev.ladder.pipeline.strategy.Pipeline;
+import dev.ladder.pipeline.strategy.Pipelines;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,16 +30,26 @@ public final class Comparisons {
 
     private Comparisons() {}
 
+    /** The family of the ladder's own comparisons (H1-H3, and declared pairs of ladder rungs). */
+    public static final String LADDER_FAMILY = "ladder";
+
     /**
      * One comparison: {@code to} minus {@code from}.
      *
-     * @param from the rung compared against (usually the lower one)
-     * @param to   the rung whose change is measured
+     * @param from   the rung compared against (usually the lower one)
+     * @param to     the rung whose change is measured
+     * @param family the Holm family it is adjusted in, as declared (a third element); null: the default
+     *               ({@link #family})
      */
-    public record Pair(String from, String to) {
+    public record Pair(String from, String to, String family) {
         public Pair {
             Objects.requireNonNull(from, "from");
             Objects.requireNonNull(to, "to");
+            if (family != null && family.isBlank()) family = null;
+        }
+
+        public Pair(String from, String to) {
+            this(from, to, null);
         }
 
         /** The same two rungs in either order. */
@@ -130,7 +142,21 @@ public final class Comparisons {
 
     /** A comparison's label: its research question when it is one of their pairs, else {@link #DECLARED}. */
     public static String label(Pair pair, List<Rung> rungs) {
-        return hypotheses(rungs).getOrDefault(pair, DECLARED);
+        return hypotheses(rungs).getOrDefault(new Pair(pair.from(), pair.to()), DECLARED);
+    }
+
+    /**
+     * A comparison's Holm family: the declared one; else {@link #LADDER_FAMILY} for the research questions' pairs and
+     * for pairs whose {@code to} rung is a ladder strategy; else the pipeline of the {@code to} rung's strategy (a
+     * pipeline against its baseline or its ablations), so that unrelated pipelines' comparisons do not share one
+     * adjustment. A strategy no pipeline registers falls to the ladder's family.
+     */
+    public static String family(Pair pair, List<Rung> rungs) {
+        if (pair.family() != null) return pair.family();
+        if (!label(pair, rungs).equals(DECLARED)) return LADDER_FAMILY;
+        String strategy = rungs.stream().filter(r -> r.name().equals(pair.to())).map(Rung::strategy).findFirst().orElse(null);
+        Pipeline p = strategy == null ? null : Pipelines.registry().pipelineOf(strategy);
+        return p == null ? LADDER_FAMILY : p.name();
     }
 
     /**

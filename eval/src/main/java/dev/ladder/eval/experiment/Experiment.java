@@ -83,6 +83,11 @@ public record Experiment(String name, String benchmark, String split, String dat
         return Comparisons.label(pair, Comparisons.rungs(models, rungs));
     }
 
+    /** A comparison's Holm family ({@link Comparisons#family}). */
+    public String familyOf(Comparisons.Pair pair) {
+        return Comparisons.family(pair, Comparisons.rungs(models, rungs));
+    }
+
     /** The rung of that name, if any. */
     public Optional<RungSpec> rung(String rungName) {
         return rungs.stream().filter(r -> r.name().equals(rungName)).findFirst();

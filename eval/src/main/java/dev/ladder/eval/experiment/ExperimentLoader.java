@@ -379,7 +379,7 @@ public final class ExperimentLoader {
         return rungs;
     }
 
-    /** {@code comparisons: [[from, to], ...]}, or null (absent) for the default family. */
+    /** {@code comparisons: [[from, to], [from, to, family], ...]}, or null (absent) for the default family. */
     private static List<Comparisons.Pair> comparisons(Fields root, List<RungSpec> rungs) {
         JsonNode node = root.get("comparisons");
         if (node == null) return null;
@@ -390,10 +390,12 @@ public final class ExperimentLoader {
         List<Comparisons.Pair> pairs = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             JsonNode e = list.get(i);
-            if (!e.isArray() || e.size() != 2 || !e.get(0).isTextual() || !e.get(1).isTextual()) {
-                throw root.error("comparisons[" + i + "]", "expected a pair of rung names [from, to], got " + Fields.describe(e));
+            if (!e.isArray() || e.size() < 2 || e.size() > 3 || !e.get(0).isTextual() || !e.get(1).isTextual()
+                    || e.size() == 3 && (!e.get(2).isTextual() || e.get(2).asText().isBlank())) {
+                throw root.error("comparisons[" + i + "]", "expected a pair of rung names [from, to], or [from, to, "
+                        + "family] with a Holm family name, got " + Fields.describe(e));
             }
-            pairs.add(new Comparisons.Pair(e.get(0).asText(), e.get(1).asText()));
+            pairs.add(new Comparisons.Pair(e.get(0).asText(), e.get(1).asText(), e.size() == 3 ? e.get(2).asText() : null));
         }
         String[] problem = Comparisons.problem(pairs, rungs.stream().map(RungSpec::name).toList());
         if (problem != null) throw root.error(problem[0], problem[1]);

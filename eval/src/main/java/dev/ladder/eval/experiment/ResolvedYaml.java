@@ -129,7 +129,10 @@ final class ResolvedYaml {
         // empty family (one rung) is left out, since the file format refuses an empty list and the default is empty
         if (!e.comparisons().isEmpty()) {
             ArrayNode comparisons = root.putArray("comparisons");
-            for (Comparisons.Pair p : e.comparisons()) comparisons.addArray().add(p.from()).add(p.to());
+            for (Comparisons.Pair p : e.comparisons()) {
+                ArrayNode pair = comparisons.addArray().add(p.from()).add(p.to());
+                if (p.family() != null) pair.add(p.family());
+            }
         }
         return HEADER + yaml(root);
     }

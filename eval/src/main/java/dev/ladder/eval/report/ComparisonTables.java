@@ -129,12 +129,14 @@ final class ComparisonTables {
                 Statistics.mean(toMeans));
     }
 
-    /** Holm within each family: the rows of one metric and one seed (or pooled). */
+    /** Holm within each family: the rows of one metric, one seed (or pooled) and one declared family. */
     private static double[] holm(List<Tested> tested) {
         double[] adjusted = new double[tested.size()];
         Map<String, List<Integer>> families = new LinkedHashMap<>();
         for (int i = 0; i < tested.size(); i++) {
-            families.computeIfAbsent(tested.get(i).metric() + "\u0000" + tested.get(i).seed(), k -> new ArrayList<>()).add(i);
+            Tested t = tested.get(i);
+            families.computeIfAbsent(t.metric() + "\u0000" + t.seed() + "\u0000" + t.comparison().family(),
+                    k -> new ArrayList<>()).add(i);
         }
         for (List<Integer> family : families.values()) {
             double[] p = family.stream().mapToDouble(i -> tested.get(i).p()).toArray();
@@ -149,6 +151,7 @@ final class ComparisonTables {
         StringColumn label = StringColumn.create("label");
         StringColumn from = StringColumn.create("from");
         StringColumn to = StringColumn.create("to");
+        StringColumn familyColumn = StringColumn.create("family");
         StringColumn seed = StringColumn.create("seed");
         IntColumn n = IntColumn.create("n");
         IntColumn b = IntColumn.create("b");
@@ -165,6 +168,7 @@ final class ComparisonTables {
             label.append(t.comparison().label());
             from.append(t.comparison().from());
             to.append(t.comparison().to());
+            familyColumn.append(t.comparison().family());
             seed.append(t.seed());
             n.append(t.n());
             b.append(t.b());
@@ -177,21 +181,22 @@ final class ComparisonTables {
             factors.append(d.size());
             confounded.append(d.size() > 1 ? "yes" : "no");
         }
-        Table t = Table.create("comparisons", metric, label, from, to);
+        Table t = Table.create("comparisons", metric, label, from, to, familyColumn);
         if (model.multiSeed) t.addColumns(seed);
         t.addColumns(n, b, c);
         t.addColumns(diff);
         t.addColumns(p, pHolm, differs, factors, confounded);
-        String family = model.multiSeed ? "all comparisons of one metric and one seed (pooled rows: of one metric)"
-                : "all comparisons of one metric";
+        String family = model.multiSeed ? "the comparisons of one metric, one seed (pooled rows: pooled) and one "
+                + "family" : "the comparisons of one metric and one family";
         return new ReportTable("comparisons", "Declared comparisons",
                 model.caption("One row per metric and declared comparison (label: H1 exemplars, H2 adapter, H3 agent "
                         + "stages, or declared)" + (model.multiSeed ? ", per seed both rungs ran with, then pooled over "
                         + "those seeds" : "") + ", over the items both rungs answered (for TS: both have a suite). "
                         + "b: items right in from and wrong in to; c: wrong in from and right in to (the discordant "
                         + "pairs, the effect size); diff: to minus from with its 95% paired bootstrap interval; p: "
-                        + "exact two-sided McNemar p-value; p_holm: Holm-Bonferroni adjusted over the family = "
-                        + family + "." + (model.multiSeed ? " Pooled: per item d = mean over the seeds of (to - from); b "
+                        + "exact two-sided McNemar p-value; p_holm: Holm-Bonferroni adjusted over "
+                        + family + " (family: as declared, else the pipeline of the rung compared to, 'ladder' for "
+                        + "the ladder's rungs)." + (model.multiSeed ? " Pooled: per item d = mean over the seeds of (to - from); b "
                         + "and c count items with d < 0 and d > 0, p is the exact sign test on them, diff is mean d "
                         + "with its bootstrap interval over items." : "") + " differs in: the factors in which the "
                         + "two rungs differ; confounded = yes when more than one, so the difference cannot be "
@@ -237,7 +242,7 @@ final class ComparisonTables {
                 model.caption("One row per declared comparison whose two rungs differ in exactly one factor, so its EX "
                         + "difference is that factor's" + (model.multiSeed ? " (pooled over seeds)" : "") + ". change: the "
                         + "factor's value in from -> to; EX from, EX to: over the paired items; diff, p and p_holm "
-                        + "as in the comparisons table (Holm over all EX comparisons, not only these)."),
+                        + "as in the comparisons table (Holm over each family of EX comparisons, not only these)."),
                 t, Map.of("p", Style.P_VALUE, "p_holm", Style.P_VALUE, "diff", Style.DIFFERENCE,
                         "diff" + ReportTable.LOWER, Style.DIFFERENCE, "diff" + ReportTable.UPPER, Style.DIFFERENCE),
                 Set.of("diff"));

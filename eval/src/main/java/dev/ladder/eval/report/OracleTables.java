@@ -3,7 +3,10 @@ package dev.ladder.eval.report;
 import dev.ladder.eval.report.Report.OracleTrace;
 import dev.ladder.eval.report.ReportModel.CellInfo;
 import dev.ladder.eval.run.ItemResult;
+import dev.ladder.pipeline.strategy.Pipeline;
+import dev.ladder.pipeline.strategy.Pipelines;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tech.tablesaw.api.DoubleColumn;
@@ -26,6 +29,8 @@ final class OracleTables {
         IntColumn repaired = IntColumn.create("corrupted, EX");
         IntColumn format = IntColumn.create("format only");
         IntColumn cleaned = IntColumn.create("format only, EX");
+        IntColumn later = IntColumn.create("later stage chose");
+        IntColumn laterEx = IntColumn.create("later stage, EX");
         for (CellInfo c : model.cellInfo) {
             String level = model.oracleNoise(c);
             if (level == null) continue;
@@ -47,12 +52,18 @@ final class OracleTables {
                     if (r.ex()) fmtEx++;
                 }
             }
+            Pipeline pipeline = Pipelines.registry().pipelineOf(c.cell().strategy());
+            List<ItemResult> acted = pipeline == null ? List.of()
+                    : rows.stream().filter(r -> pipeline.laterStageChose(r.chosen())).toList();
+            later.append(acted.size());
+            laterEx.append((int) acted.stream().filter(ItemResult::ex).count());
             semantic.append(sem);
             repaired.append(semEx);
             format.append(fmt);
             cleaned.append(fmtEx);
         }
-        Table t = Table.create("oracle-analysis", rung, noise, n, ex, losses, semantic, repaired, format, cleaned);
+        Table t = Table.create("oracle-analysis", rung, noise, n, ex, losses, semantic, repaired, format, cleaned, later,
+                laterEx);
         return new ReportTable("oracle-analysis", "Oracle analysis: what each rung does to a perfect answer, and what it recovers",
                 model.caption("One row per rung answered by the oracle engine (answers written from the gold SQL; a measuring "
                         + "instrument, not a model result). noise: the oracle's noise (none: every answer is the gold). At "
@@ -60,7 +71,10 @@ final class OracleTables {
                         + "listed in the oracle-losses table). corrupted: items where some model call of the answer wrote a "
                         + "corrupted gold (semantic noise), and of them the items the rung still answered right (repaired "
                         + "or avoided); format only: items whose calls carried format noise and no corruption, and of them "
-                        + "the items answered right (the noise removed)."),
+                        + "the items answered right (the noise removed). later stage chose: items whose answer a "
+                        + "pipeline's later mechanism gave (a repair, an alternative branch, a refinement cycle, GSR's "
+                        + "Second- or Final-SQL), and of them the items answered right: how often the mechanism acted and "
+                        + "won."),
                 t, Map.of("EX", Style.PROPORTION), Set.of());
     }
 

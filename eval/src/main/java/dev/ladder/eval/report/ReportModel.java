@@ -45,8 +45,8 @@ final class ReportModel {
     record RungInfo(String name, String runRung, int run, Map<Long, String> cellsBySeed, Map<String, String> factors) {
     }
 
-    /** A declared comparison between two of the report's rungs. */
-    record Declared(String from, String to, String label, List<String> differs, String change) {
+    /** A declared comparison between two of the report's rungs, with its Holm family. */
+    record Declared(String from, String to, String label, String family, List<String> differs, String change) {
     }
 
     /** A metric as an outcome per row: its column name and the outcome (null when the item has none). */
@@ -196,9 +196,11 @@ final class ReportModel {
         Experiment e = run.info().experiment();
         List<Comparisons.Pair> pairs;
         Function<Comparisons.Pair, String> label;
+        Function<Comparisons.Pair, String> family;
         if (e != null) {
             pairs = e.comparisons();
             label = e::labelOf;
+            family = e::familyOf;
         } else {
             Map<String, Cell> firstCell = new LinkedHashMap<>();
             List<Cell> ordered = new ArrayList<>(run.cells());
@@ -207,6 +209,7 @@ final class ReportModel {
             List<Comparisons.Rung> rungs = Comparisons.rungsOfCells(firstCell);
             pairs = Comparisons.defaultFamily(rungs);
             label = p -> Comparisons.label(p, rungs);
+            family = p -> Comparisons.family(p, rungs);
         }
         List<Declared> out = new ArrayList<>();
         for (Comparisons.Pair p : pairs) {
@@ -217,7 +220,7 @@ final class ReportModel {
             Map<String, String> tf = rungInfo.get(to).factors();
             List<String> differs = RungFactors.differing(ff, tf);
             String change = differs.size() == 1 ? RungFactors.change(differs.get(0), ff, tf) : null;
-            out.add(new Declared(from, to, label.apply(p), differs, change));
+            out.add(new Declared(from, to, label.apply(p), family.apply(p), differs, change));
         }
         return out;
     }

@@ -127,6 +127,9 @@ class OracleRunTest {
                 dev.ladder.eval.report.Report.Options.DEFAULT).oracleAnalysis().orElseThrow().data();
         assertThat(analysis.intColumn("corrupted").sum()).isPositive();
         assertThat(analysis.intColumn("corrupted, EX").sum()).isLessThanOrEqualTo(analysis.intColumn("corrupted").sum());
+        // the pipelines' later mechanisms act on noisy answers, and the table counts how often they gave the answer
+        assertThat(analysis.intColumn("later stage chose").sum()).isPositive();
+        assertThat(analysis.intColumn("later stage, EX").sum()).isLessThanOrEqualTo(analysis.intColumn("later stage chose").sum());
     }
 
     @Test

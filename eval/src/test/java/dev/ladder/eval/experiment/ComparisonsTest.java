@@ -31,6 +31,30 @@ class ComparisonsTest {
             """;
 
     @Test
+    void eachPipelineIsItsOwnHolmFamilyByDefault() {
+        Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("pipelines.yaml"));
+        Map<String, String> familyByTo = new java.util.LinkedHashMap<>();
+        for (Pair p : e.comparisons()) familyByTo.put(p.to(), e.familyOf(p));
+        assertThat(familyByTo).containsEntry("structured-search", "structured-search").containsEntry("gsr", "gsr")
+                .containsEntry("soft-attention", "soft-attention").containsEntry("progressive", "progressive");
+        Experiment ladder = ExperimentLoader.parse("""
+                name: t
+                benchmark: classicmodels
+                models: {base: {path: Qwen/Qwen2.5-0.5B-Instruct}}
+                strategies: [prompt-k0, prompt-k3, agent-0, gsr]
+                comparisons: [[prompt-k0, prompt-k3], [agent-0, prompt-k3], [prompt-k0, gsr, baselines]]
+                """, "t.yaml");
+        assertThat(ladder.comparisons()).extracting(ladder::familyOf).containsExactly("ladder", "ladder", "baselines");
+        assertThatThrownBy(() -> ExperimentLoader.parse("""
+                name: t
+                benchmark: classicmodels
+                models: {base: {path: Qwen/Qwen2.5-0.5B-Instruct}}
+                strategies: [prompt-k0, prompt-k3]
+                comparisons: [[prompt-k0, prompt-k3, ""]]
+                """, "t.yaml")).hasMessageContaining("comparisons[0]").hasMessageContaining("family");
+    }
+
+    @Test
     void theDefaultFamilyOfTheStandardLadderIsTheResearchQuestionsPairs() {
         assertThat(LADDER.comparisons()).containsExactly(
                 new Pair("prompt-k0", "prompt-k3"),

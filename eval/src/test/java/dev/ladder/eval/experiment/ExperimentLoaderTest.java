@@ -105,32 +105,45 @@ class ExperimentLoaderTest {
     void loadsThePipelinesExperimentWithItsStructuredSearchBlock() {
         Experiment e = ExperimentLoader.load(EXPERIMENTS.resolve("pipelines.yaml"));
         assertThat(e.rungs()).extracting(RungSpec::name).containsExactly("prompt-k0", "prompt-k3", "agent-3", "prompt-k1",
-                "structured-search", "ss-no-repair", "gsr", "gsr-no-decomposition", "gsr-no-linking", "gsr-no-refinement",
-                "sa-plain", "sa-inline", "sa-block", "sa-no-refinement", "soft-attention", "progressive", "progressive-beam");
-        assertThat(e.settingsOf(e.rungs().get(15)).of(ProgressiveSettings.BLOCK)).isEqualTo(ProgressiveSettings.DEFAULT);
-        assertThat(e.settingsOf(e.rungs().get(16)).of(ProgressiveSettings.BLOCK).multiBranch()).isTrue();
-        assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(15)), RungFactors.of(e, e.rungs().get(16))))
-                .containsExactly("progressive");
-        assertThat(e.settingsOf(e.rungs().get(14)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT);
-        assertThat(e.settingsOf(e.rungs().get(10)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT.withWeights(false, false));
-        for (int i = 10; i <= 13; i++) {
-            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(14))))
+                "structured-search", "ss-no-repair", "ss-no-entities", "ss-no-semantic", "gsr", "gsr-no-decomposition",
+                "gsr-no-linking", "gsr-no-refinement", "sa-plain", "sa-inline", "sa-block", "sa-no-refinement",
+                "sa-zero-shot", "sa-cot", "soft-attention", "progressive", "progressive-single", "progressive-no-plan",
+                "progressive-no-recalc");
+        // every pipeline runs with the method's defaults, and each ablation is one setting apart from it
+        assertThat(e.settingsOf(e.rungs().get(19)).of(ProgressiveSettings.BLOCK)).isEqualTo(ProgressiveSettings.DEFAULT);
+        assertThat(e.settingsOf(e.rungs().get(20)).of(ProgressiveSettings.BLOCK).multiBranch()).isFalse();
+        assertThat(e.settingsOf(e.rungs().get(21)).of(ProgressiveSettings.BLOCK).usePlan()).isFalse();
+        assertThat(e.settingsOf(e.rungs().get(22)).of(ProgressiveSettings.BLOCK).recalculate()).isFalse();
+        for (int i = 20; i <= 22; i++) {
+            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(19)), RungFactors.of(e, e.rungs().get(i))))
+                    .containsExactly("progressive");
+        }
+        assertThat(e.settingsOf(e.rungs().get(18)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT);
+        assertThat(e.settingsOf(e.rungs().get(12)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT.withWeights(false, false));
+        assertThat(e.settingsOf(e.rungs().get(16)).of(SoftSettings.BLOCK).oneShot()).isFalse();
+        assertThat(e.settingsOf(e.rungs().get(17)).of(SoftSettings.BLOCK).chainOfThought()).isTrue();
+        for (int i = 12; i <= 17; i++) {
+            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(18))))
                     .containsExactly("soft attention");
         }
-        assertThat(e.settingsOf(e.rungs().get(6)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT);
-        for (int i = 7; i <= 9; i++) {
-            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(6))))
+        assertThat(e.settingsOf(e.rungs().get(8)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT);
+        for (int i = 9; i <= 11; i++) {
+            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(8))))
                     .containsExactly("gsr");
         }
-        assertThat(e.settingsOf(e.rungs().get(8)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT.withStages(true, false, true));
+        assertThat(e.settingsOf(e.rungs().get(10)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT.withStages(true, false, true));
         SearchSettings full = e.settingsOf(e.rungs().get(4)).of(SearchSettings.BLOCK);
         assertThat(full).isEqualTo(SearchSettings.DEFAULT);
         SearchSettings noRepair = e.settingsOf(e.rungs().get(5)).of(SearchSettings.BLOCK);
         assertThat(noRepair).isEqualTo(SearchSettings.DEFAULT.withRounds(0));
         assertThat(e.settingsOf(e.rungs().get(5)).of(SearchSettings.BLOCK).rounds()).isZero();
+        assertThat(e.settingsOf(e.rungs().get(6)).of(SearchSettings.BLOCK).entityCheck()).isFalse();
+        assertThat(e.settingsOf(e.rungs().get(7)).of(SearchSettings.BLOCK).semanticChecks()).isFalse();
         // one factor apart: the comparison of the two is attributable
-        assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(5)), RungFactors.of(e, e.rungs().get(4))))
-                .containsExactly("structured search");
+        for (int i = 5; i <= 7; i++) {
+            assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(4))))
+                    .containsExactly("structured search");
+        }
         // the resolved file reads back to the same experiment
         Experiment again = ExperimentLoader.parse(e.toResolvedYaml(), "resolved.yaml");
         assertThat(again.settingsOf(again.rungs().get(5))).isEqualTo(e.settingsOf(e.rungs().get(5)));

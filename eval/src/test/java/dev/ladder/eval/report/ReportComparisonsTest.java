@@ -70,6 +70,29 @@ class ReportComparisonsTest {
     }
 
     @Test
+    void holmAdjustsWithinEachFamilyAndAThirdElementDeclaresOne() {
+        Experiment e = experiment("""
+                strategies: [prompt-k0, prompt-k3, {name: qlora-k0, strategy: prompt-k0, model: qlora}, agent-0]
+                comparisons: [[prompt-k0, prompt-k3], [prompt-k3, qlora-k0], [prompt-k3, agent-0, agent-study]]
+                """);
+        List<ItemResult> rows = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            boolean k3 = i <= 9;
+            rows.add(row("prompt-k0", i, k3 && i > 5, null));
+            rows.add(row("prompt-k3", i, k3, null));
+            rows.add(row("qlora-k0", i, (k3 && i != 0) || (i >= 10 && i <= 16), null));
+            rows.add(row("agent-0", i, (k3 && i > 1) || (i >= 10 && i <= 17), null));
+        }
+        ReportTable t = Report.of(new Report.Run("t", e.cells(), rows, new RunInfo(e, Map.of(), Map.of())),
+                Report.Options.DEFAULT).comparisons();
+        assertThat(column(t, "family")).containsExactly("ladder", "ladder", "agent-study");
+        // the same p-values as one family of three (0.09375, 0.140625, 0.140625), now two families: Holm over the
+        // first two (2 x 0.03125, then max(0.0625, 0.0703125)); the third alone keeps its p
+        assertThat(column(t, "p")).containsExactly("0.03125", "0.0703125", "0.109375");
+        assertThat(column(t, "p_holm")).containsExactly("0.0625", "0.0703125", "0.109375");
+    }
+
+    @Test
     void severalSeedsGiveASeedsTableAndComparisonsPerSeedAndPooled() {
         Experiment e = experiment("seeds: [0, 1]\nstrategies: [prompt-k0, prompt-k3]\n");
         assertThat(e.cells()).extracting(Cell::name).containsExactly("prompt-k0@0", "prompt-k0@1", "prompt-k3@0",

@@ -86,9 +86,10 @@ class ReportTest {
         assertThat(column(t, "diff")).containsExactly("0.300", "");
         assertThat(column(t, "differs in")).containsExactly("exemplars k", "exemplars k");
         assertThat(column(t, "confounded")).containsExactly("no", "no");
-        assertThat(t.displayRows().get(0).get(7)).matches("\\+0\\.300 \\[[+-]0\\.\\d{3}, \\+0\\.\\d{3}\\]");
-        assertThat(t.displayRows().get(1).get(8)).isEqualTo(Style.MISSING);
-        assertThat(t.description()).contains("Holm-Bonferroni adjusted over the family = all comparisons of one metric");
+        assertThat(column(t, "family")).containsExactly("ladder", "ladder");
+        assertThat(t.displayRows().get(0).get(8)).matches("\\+0\\.300 \\[[+-]0\\.\\d{3}, \\+0\\.\\d{3}\\]");
+        assertThat(t.displayRows().get(1).get(9)).isEqualTo(Style.MISSING);
+        assertThat(t.description()).contains("Holm-Bonferroni adjusted over the comparisons of one metric and one family");
 
         ReportTable a = WITH_TS.attribution().orElseThrow();
         assertThat(column(a, "factor")).containsExactly("exemplars k");

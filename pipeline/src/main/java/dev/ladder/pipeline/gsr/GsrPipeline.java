@@ -33,4 +33,10 @@ public final class GsrPipeline implements Pipeline {
     public int order() {
         return 20;
     }
+
+    /** Schema linking's Second-SQL or execution refinement's Final-SQL is the answer. */
+    @Override
+    public boolean laterStageChose(String chosen) {
+        return "second-sql".equals(chosen) || "final-sql".equals(chosen);
+    }
 }

@@ -63,7 +63,16 @@ public final class SqlJudge {
 
     public static String prompt(LanguageModel judge, Dialect dialect, Schema schema, String question, String sql,
                                 Execution execution) {
-        return PromptTemplates.chat(judge.promptFormat(), FOLDER, "judge", Map.of(
+        return prompt(judge, FOLDER, "judge", dialect, schema, question, sql, execution);
+    }
+
+    /**
+     * A judge prompt from another template with the same placeholders and the same reply form (a pipeline's own
+     * reward prompt: its requests then never share a generation-cache entry with the {@code judge} metric's).
+     */
+    public static String prompt(LanguageModel judge, String folder, String template, Dialect dialect, Schema schema,
+                                String question, String sql, Execution execution) {
+        return PromptTemplates.chat(judge.promptFormat(), folder, template, Map.of(
                 "dialect", dialect.label(), "schema", SchemaRenderer.summary(schema).stripTrailing(),
                 "question", question.strip(), "sql", sql.isBlank() ? "(none)" : sql.strip(),
                 "result", summary(execution)));

@@ -38,4 +38,10 @@ public final class ProgressivePipeline implements Pipeline {
     public int order() {
         return 40;
     }
+
+    /** An alternative decomposition's branch won. */
+    @Override
+    public boolean laterStageChose(String chosen) {
+        return chosen != null && chosen.matches("b\\d+") && !chosen.equals("b1");
+    }
 }

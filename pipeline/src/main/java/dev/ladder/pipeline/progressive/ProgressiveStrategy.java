@@ -133,8 +133,10 @@ public final class ProgressiveStrategy implements Strategy {
         String reasoning = executes ? null : "the SQL does not execute" + (o.sql().isEmpty() ? " (no step executed)" : "");
         if (executes) {
             var judge = work.ctx.judgeModel();
-            String prompt = SqlJudge.prompt(judge, work.ctx.db().dialect(), work.ctx.schema(), work.question.text(),
-                    o.sql(), o.execution());
+            // the pipeline's own reward prompt: the judge metric asks with judge.txt, so the generation cache can
+            // never hand the metric this pipeline's verdict
+            String prompt = SqlJudge.prompt(judge, SubTasks.FOLDER, "reward", work.ctx.db().dialect(), work.ctx.schema(),
+                    work.question.text(), o.sql(), o.execution());
             String raw = work.generate(judge, List.of(Work.Call.free(o.branch() + "-judge", prompt, SqlJudge.MAX_TOKENS, 0, 0)
                     .kind(SqlJudge.KIND, Map.of(SqlJudge.FACT_SQL, o.sql()))))
                     .get(0).raw();

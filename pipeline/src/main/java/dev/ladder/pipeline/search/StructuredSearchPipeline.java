@@ -33,4 +33,10 @@ public final class StructuredSearchPipeline implements Pipeline {
     public int order() {
         return 10;
     }
+
+    /** A repaired candidate won. */
+    @Override
+    public boolean laterStageChose(String chosen) {
+        return chosen != null && chosen.startsWith(RepairLoop.REPAIR + "-");
+    }
 }

@@ -33,4 +33,10 @@ public final class SoftAttentionPipeline implements Pipeline {
     public int order() {
         return 30;
     }
+
+    /** A refinement cycle's attempt won. */
+    @Override
+    public boolean laterStageChose(String chosen) {
+        return chosen != null && chosen.matches("attempt-\\d+") && !chosen.equals("attempt-1");
+    }
 }

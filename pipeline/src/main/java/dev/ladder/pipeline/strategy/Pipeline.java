@@ -33,6 +33,14 @@ public interface Pipeline {
     }
 
     /**
+     * Whether an answer whose trace chose {@code chosen} comes from one of the pipeline's later mechanisms (a repair,
+     * an alternative branch, a refinement) rather than its first candidate: how often a mechanism acted and won.
+     */
+    default boolean laterStageChose(String chosen) {
+        return false;
+    }
+
+    /**
      * The categories its error analysis gives the answers it did not accept (the summary of a trace's
      * {@code error-analysis} stage), in the order a report lists them.
      */

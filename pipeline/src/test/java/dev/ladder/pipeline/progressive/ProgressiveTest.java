@@ -26,7 +26,7 @@ class ProgressiveTest {
     static final String SUBTASKS = "Break the SQL query that answers the question";
     static final String FIX = "but it cannot be read";
     static final String RESCORE = "how confident are you now";
-    static final String JUDGE = "Does this SQL answer the question correctly?";
+    static final String JUDGE = "Is this result the answer to the question";
     static final String PLAN_CUE = "Write a three-step plan";
     static final String ALTERNATIVE = "An earlier attempt was judged wrong";
     static final String THREE_STEPS = "{\"tables\": [\"offices\"], \"operations\": [\"keep Japan\", \"sort by city\"], "
@@ -186,6 +186,22 @@ class ProgressiveTest {
                 new ScriptedLanguageModel().when(JUDGE, "CORRECT: NO\nREASONING: no."));
         assertThat(single.trace().chosen()).isEqualTo("b1");
         assertThat(off.requests()).noneMatch(r -> r.prompt().contains(ALTERNATIVE));
+    }
+
+    @Test
+    void theRewardAsksWithThePipelinesOwnPromptNeverTheJudgeMetricsRequest() {
+        ScriptedLanguageModel model = new ScriptedLanguageModel().when(SUBTASKS, PLAN).when(PLAN_CUE, THREE_STEPS)
+                .when(task("read the offices"), fence(READ)).when(task("keep Japan"), fence(FILTERED))
+                .when(task("sort by city"), fence(ORDERED));
+        ScriptedLanguageModel judge = new ScriptedLanguageModel().when(JUDGE, "CORRECT: YES\nREASONING: right.");
+        Answer a = ask(model, ProgressiveSettings.DEFAULT.withSwitches(true, false, true), judge);
+        assertThat(a.trace().decision()).startsWith("accepted");
+        String reward = judge.requests().get(0).prompt();
+        // the judge metric's request for the same answer (what scorers.judge sends) is another text, so a generation
+        // cache keyed by the request cannot hand the metric the pipeline's own verdict
+        String metric = SqlJudge.prompt(judge, db.dialect(), db.schema(), QUESTION, a.sql(), db.execute(a.sql()));
+        assertThat(reward).isNotEqualTo(metric).contains(a.sql());
+        assertThat(metric).doesNotContain(JUDGE);
     }
 
     @Test

@@ -31,14 +31,11 @@ class ReportComparisonsTest {
         return ExperimentLoader.parse("name: t\n" + MODELS + yaml, "t.yaml");
     }
 
-    @Test
-    void holmRunsOverTheDeclaredFamilyAndAConfoundedPairIsFlagged() {
-        Experiment e = experiment("""
-                strategies: [prompt-k0, prompt-k3, {name: qlora-k0, strategy: prompt-k0, model: qlora}, agent-0]
-                comparisons: [[prompt-k0, prompt-k3], [prompt-k3, qlora-k0], [prompt-k3, agent-0]]
-                """);
-        // 20 items; prompt-k3 right on q00..q09. prompt-k0: k3 less q00..q05 (b = 0, c = 6);
-        // qlora-k0: k3 less q00, plus q10..q16 (b = 1, c = 7); agent-0: k3 less q00, q01, plus q10..q17 (b = 2, c = 8)
+    /**
+     * 20 items; prompt-k3 right on q00..q09. prompt-k0: k3 less q00..q05 (b = 0, c = 6); qlora-k0: k3 less q00, plus
+     * q10..q16 (b = 1, c = 7); agent-0: k3 less q00, q01, plus q10..q17 (b = 2, c = 8).
+     */
+    private static List<ItemResult> fourRungs() {
         List<ItemResult> rows = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             boolean k3 = i <= 9;
@@ -47,6 +44,16 @@ class ReportComparisonsTest {
             rows.add(row("qlora-k0", i, (k3 && i != 0) || (i >= 10 && i <= 16), null));
             rows.add(row("agent-0", i, (k3 && i > 1) || (i >= 10 && i <= 17), null));
         }
+        return rows;
+    }
+
+    @Test
+    void holmRunsOverTheDeclaredFamilyAndAConfoundedPairIsFlagged() {
+        Experiment e = experiment("""
+                strategies: [prompt-k0, prompt-k3, {name: qlora-k0, strategy: prompt-k0, model: qlora}, agent-0]
+                comparisons: [[prompt-k0, prompt-k3], [prompt-k3, qlora-k0], [prompt-k3, agent-0]]
+                """);
+        List<ItemResult> rows = fourRungs();
         Report r = Report.of(new Report.Run("t", e.cells(), rows, new RunInfo(e, Map.of(), Map.of())),
                 Report.Options.DEFAULT);
         ReportTable t = r.comparisons();
@@ -75,14 +82,7 @@ class ReportComparisonsTest {
                 strategies: [prompt-k0, prompt-k3, {name: qlora-k0, strategy: prompt-k0, model: qlora}, agent-0]
                 comparisons: [[prompt-k0, prompt-k3], [prompt-k3, qlora-k0], [prompt-k3, agent-0, agent-study]]
                 """);
-        List<ItemResult> rows = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            boolean k3 = i <= 9;
-            rows.add(row("prompt-k0", i, k3 && i > 5, null));
-            rows.add(row("prompt-k3", i, k3, null));
-            rows.add(row("qlora-k0", i, (k3 && i != 0) || (i >= 10 && i <= 16), null));
-            rows.add(row("agent-0", i, (k3 && i > 1) || (i >= 10 && i <= 17), null));
-        }
+        List<ItemResult> rows = fourRungs();
         ReportTable t = Report.of(new Report.Run("t", e.cells(), rows, new RunInfo(e, Map.of(), Map.of())),
                 Report.Options.DEFAULT).comparisons();
         assertThat(column(t, "family")).containsExactly("ladder", "ladder", "agent-study");

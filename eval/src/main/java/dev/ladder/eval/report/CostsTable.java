@@ -21,7 +21,8 @@ final class CostsTable {
         StringColumn rung = StringColumn.create("rung");
         IntColumn n = IntColumn.create("n");
         DoubleColumn ex = DoubleColumn.create("EX");
-        DoubleColumn calls = DoubleColumn.create("calls/item");
+        DoubleColumn calls = DoubleColumn.create("requests/item");
+        DoubleColumn completions = DoubleColumn.create("completions/item");
         DoubleColumn prompt = DoubleColumn.create("prompt tokens/item");
         DoubleColumn generated = DoubleColumn.create("generated tokens/item");
         DoubleColumn cacheShare = DoubleColumn.create("cached calls");
@@ -39,6 +40,9 @@ final class CostsTable {
             long cachedCalls = rows.stream().mapToLong(ItemResult::cachedCalls).sum();
             // rows written before calls were counted say 0: unknown, not free
             calls.append(totalCalls == 0 ? Double.NaN : (double) totalCalls / rows.size());
+            // a request for n samples asks for n completions; rows stored before completions were counted say 0
+            long totalCompletions = rows.stream().mapToLong(ItemResult::completions).sum();
+            completions.append(totalCompletions == 0 ? Double.NaN : (double) totalCompletions / rows.size());
             cacheShare.append(totalCalls == 0 ? Double.NaN : (double) cachedCalls / totalCalls);
             prompt.append(rows.isEmpty() ? Double.NaN : rows.stream().mapToDouble(ItemResult::promptTokens).average().orElseThrow());
             generated.append(rows.isEmpty() ? Double.NaN
@@ -51,14 +55,17 @@ final class CostsTable {
             p95.append(Statistics.percentile(ms, 0.95));
             note.append(c.skipped() == null ? "" : "skipped: " + c.skipped());
         }
-        Table t = Table.create("costs", rung, n, ex, calls, prompt, generated, cacheShare, cacheHits, timed, p50, p95);
+        Table t = Table.create("costs", rung, n, ex, calls, completions, prompt, generated, cacheShare, cacheHits, timed,
+                p50, p95);
         if (model.cellInfo.stream().anyMatch(c -> c.skipped() != null)) t.addColumns(note);
         Map<String, Style> styles = new HashMap<>();
-        for (String col : List.of("calls/item", "prompt tokens/item", "generated tokens/item", "p50 ms", "p95 ms")) {
+        for (String col : List.of("requests/item", "completions/item", "prompt tokens/item", "generated tokens/item", "p50 ms", "p95 ms")) {
             styles.put(col, Style.DECIMAL);
         }
         return new ReportTable("costs", "Costs by rung",
-                model.caption("One row per rung: items answered, EX, model calls per item, prompt and generated tokens "
+                model.caption("One row per rung: items answered, EX, model calls (requests) per item and the completions "
+                        + "they asked for (a request for n samples, as agent-2's, is one request and n completions), "
+                        + "prompt and generated tokens "
                         + "per item over all the item's calls, the share of calls a cache answered (the generation cache, or a reply the run kept from another rung) "
                         + "(missing when the run did not count calls), cache-hit items (at least one cached call) and "
                         + "the wall time per item, median (p50) and 95th percentile (p95), over the timed items: "

@@ -8,27 +8,29 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Counts the model calls (requests) a run makes, and of those the ones a {@link CachedLanguageModel} underneath
- * answered from the generation cache, so that each item's row can say what its answer cost. Counts are kept per
- * thread: a run that answers several items at once (a served model) takes each item's snapshots on its own thread.
+ * Counts the model calls (requests) a run makes, the completions they ask for (a request for {@code n} samples is one
+ * call and {@code n} completions), and of the calls the ones a {@link CachedLanguageModel} underneath answered from
+ * the generation cache, so that each item's row can say what its answer cost. Counts are kept per thread: a run that
+ * answers several items at once (a served model) takes each item's snapshots on its own thread.
  */
 final class CallCounter implements LanguageModel {
 
-    /** Calls so far, and how many of them the cache answered. */
-    record Snapshot(int calls, int cached) {
+    /** Calls so far, how many of them the cache answered, and the completions they asked for. */
+    record Snapshot(int calls, int cached, int completions) {
         Snapshot minus(Snapshot earlier) {
-            return new Snapshot(calls - earlier.calls, cached - earlier.cached);
+            return new Snapshot(calls - earlier.calls, cached - earlier.cached, completions - earlier.completions);
         }
 
-        /** With {@code n} more calls, each answered from a cache. */
+        /** With {@code n} more calls of one completion each, each answered from a cache. */
         Snapshot plusCached(int n) {
-            return new Snapshot(calls + n, cached + n);
+            return new Snapshot(calls + n, cached + n, completions + n);
         }
     }
 
     private final LanguageModel inner;
     private final CachedLanguageModel cache;
-    private final ThreadLocal<int[]> calls = ThreadLocal.withInitial(() -> new int[1]);
+    /** Per thread: calls, then completions. */
+    private final ThreadLocal<int[]> calls = ThreadLocal.withInitial(() -> new int[2]);
 
     CallCounter(LanguageModel inner) {
         this.inner = Objects.requireNonNull(inner, "inner");
@@ -37,12 +39,15 @@ final class CallCounter implements LanguageModel {
 
     @Override
     public List<Completion> generate(List<GenerationRequest> requests) {
-        calls.get()[0] += requests.size();
+        int[] counts = calls.get();
+        counts[0] += requests.size();
+        for (GenerationRequest r : requests) counts[1] += Math.max(1, r.n());
         return inner.generate(requests);
     }
 
     Snapshot snapshot() {
-        return new Snapshot(calls.get()[0], cache == null ? 0 : (int) cache.hitsOnThisThread());
+        int[] counts = calls.get();
+        return new Snapshot(counts[0], cache == null ? 0 : (int) cache.hitsOnThisThread(), counts[1]);
     }
 
     @Override

@@ -37,11 +37,23 @@ import java.util.Objects;
  *                        {@code EM}, {@code TS} (absent without a suite), {@link #EX_ALT} (EX in the experiment's
  *                        second mode), {@link #JUDGE} (the LLM judge, its reasoning as the detail), then any
  *                        registered metric's
+ * @param completions     the completions those calls asked for (a request for n samples asks for n); 0 when not
+ *                        counted (rows stored before completions were)
  */
 public record ItemResult(String cell, String itemId, String category, String difficulty, String question,
                          String gold, String predicted, String error, String errorClass, String chosen,
                          int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
-                         int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores) {
+                         int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores,
+                         int completions) {
+
+    /** A row whose calls asked for one completion each. */
+    public ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                      String gold, String predicted, String error, String errorClass, String chosen,
+                      int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
+                      int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores) {
+        this(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen, promptTokens,
+                generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls, diagnosis, scores, calls);
+    }
 
     /** The metric name of EX in the experiment's second EX mode ({@code scorers.ex_mode: [spider, bird]}). */
     public static final String EX_ALT = Metrics.EX_ALT;
@@ -54,8 +66,8 @@ public record ItemResult(String cell, String itemId, String category, String dif
         Objects.requireNonNull(cell, "cell");
         Objects.requireNonNull(itemId, "itemId");
         Objects.requireNonNull(predicted, "predicted");
-        if (calls < 0 || cachedCalls < 0 || cachedCalls > calls) {
-            throw new IllegalArgumentException("calls " + calls + ", cached " + cachedCalls);
+        if (calls < 0 || cachedCalls < 0 || cachedCalls > calls || completions < 0) {
+            throw new IllegalArgumentException("calls " + calls + ", cached " + cachedCalls + ", completions " + completions);
         }
         scores = Collections.unmodifiableMap(new LinkedHashMap<>(scores));
     }
@@ -146,7 +158,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
         m.put(metric, value);
         return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
                 promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
-                diagnosis, m);
+                diagnosis, m, completions);
     }
 
     /** A row not judged, without a diagnosis. */
@@ -166,7 +178,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
     public ItemResult reusedIn(String otherCell) {
         return new ItemResult(otherCell, itemId, category, difficulty, question, gold, predicted, error, errorClass,
                 chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, calls,
-                diagnosis, scores);
+                diagnosis, scores, completions);
     }
 
     /** This row with the judge's verdict. */
@@ -176,7 +188,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
         m.remove(JUDGE);
         return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
                 promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
-                diagnosis, m);
+                diagnosis, m, completions);
     }
 
     /** A row without call counts and with one EX mode. */

@@ -49,7 +49,7 @@ import java.util.TreeMap;
 public final class ResultsStore implements AutoCloseable {
 
     /** The schema this code writes; a file with another {@code user_version} is refused. */
-    public static final int SCHEMA_VERSION = 4;
+    public static final int SCHEMA_VERSION = 5;
     /** {@code PRAGMA application_id} of a results store ("LDRR"), so a foreign SQLite file is not mistaken for one. */
     static final int APPLICATION_ID = 0x4C445252;
 
@@ -103,6 +103,11 @@ public final class ResultsStore implements AutoCloseable {
             );
             """;
 
+    /** Version 5's column, added to a new store's results as to an upgraded one's. */
+    private static final String COMPLETIONS = """
+            ALTER TABLE results ADD COLUMN completions INTEGER NOT NULL DEFAULT 0;
+            """;
+
     private static final String SCHEMA = """
             CREATE TABLE cells (
               name     TEXT    PRIMARY KEY,
@@ -116,12 +121,13 @@ public final class ResultsStore implements AutoCloseable {
               key   TEXT PRIMARY KEY,
               value TEXT NOT NULL
             );
-            """ + ITEMS + RESULTS.formatted("results") + SCORES;
+            """ + ITEMS + RESULTS.formatted("results") + SCORES + COMPLETIONS;
 
     /**
      * What takes an older store to this schema, one version at a time (a version-1 run keeps its rows; their call
      * counts read as 0; rows before version 3 are not judged and have no diagnosis). Version 4 moves each item's
      * facts to {@code items} and every metric's value to {@code scores}, one row per metric, in the file itself.
+     * Version 5 adds each row's completions (0 on older rows: not counted).
      */
     private static final Map<Integer, String> UPGRADES = Map.of(1, """
             ALTER TABLE results ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
@@ -146,11 +152,11 @@ public final class ResultsStore implements AutoCloseable {
               prompt_tokens, generated_tokens, millis, calls, cached_calls, diagnosis, trace_json FROM results;
             DROP TABLE results;
             ALTER TABLE results_v4 RENAME TO results;
-            """);
+            """, 4, COMPLETIONS);
 
     private static final List<String> RESULT_COLUMNS = List.of("cell", "item_id", "item_order", "predicted", "error",
             "error_class", "chosen", "prompt_tokens", "generated_tokens", "millis", "calls", "cached_calls", "diagnosis",
-            "trace_json");
+            "trace_json", "completions");
     /** Insert, or replace every column but the key of an existing (cell, item_id) row (a re-score). */
     private static final String UPSERT_RESULT = "INSERT INTO results (" + String.join(", ", RESULT_COLUMNS) + ") VALUES ("
             + String.join(", ", Collections.nCopies(RESULT_COLUMNS.size(), "?")) + ") ON CONFLICT (cell, item_id) DO UPDATE SET "
@@ -165,7 +171,7 @@ public final class ResultsStore implements AutoCloseable {
     /** A result row joined with its item; scores are read separately and attached. */
     private static final String SELECT_RESULTS = "SELECT r.cell, r.item_id, r.item_order, i.category, i.difficulty, "
             + "i.question, i.gold, r.predicted, r.error, r.error_class, r.chosen, r.prompt_tokens, r.generated_tokens, "
-            + "r.millis, i.tables, i.joins, i.aggregates, i.nesting, r.calls, r.cached_calls, r.diagnosis "
+            + "r.millis, i.tables, i.joins, i.aggregates, i.nesting, r.calls, r.cached_calls, r.diagnosis, r.completions "
             + "FROM results r JOIN items i ON i.item_id = r.item_id JOIN cells c ON c.name = r.cell";
 
     private final Path file;
@@ -367,7 +373,8 @@ public final class ResultsStore implements AutoCloseable {
                     s.setInt(i++, r.calls());
                     s.setInt(i++, r.cachedCalls());
                     s.setString(i++, r.diagnosis());
-                    s.setString(i, traceJson);
+                    s.setString(i++, traceJson);
+                    s.setInt(i, r.completions());
                     s.executeUpdate();
                 }
                 // a re-score replaces the row's metrics as a whole
@@ -497,7 +504,7 @@ public final class ResultsStore implements AutoCloseable {
                             rs.getInt("prompt_tokens"), rs.getInt("generated_tokens"), rs.getLong("millis"),
                             rs.getInt("tables"), rs.getInt("joins"), rs.getInt("aggregates"), rs.getInt("nesting"),
                             rs.getInt("calls"), rs.getInt("cached_calls"), rs.getString("diagnosis"),
-                            scores.getOrDefault(c + '\u0000' + item, Map.of())));
+                            scores.getOrDefault(c + '\u0000' + item, Map.of()), rs.getInt("completions")));
                 }
             }
         } catch (SQLException e) {

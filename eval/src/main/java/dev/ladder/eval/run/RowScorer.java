@@ -44,7 +44,7 @@ public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
                 answer.sql(), va.detail(), errorClass, t.chosen(), t.promptTokens(), t.generatedTokens(), t.millis(),
                 gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(), calls.calls(), calls.cached(),
-                diagnosis(t), scores);
+                diagnosis(t), scores, calls.completions());
     }
 
     /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */

@@ -90,6 +90,11 @@ class OracleRunTest {
         assertThat(Files.readString(run.resolve("environment.json"))).contains("\"models.oracle.engine\" : \"oracle\"");
         assertThat(Files.readString(run.resolve("config.yaml"))).contains("engine: oracle").contains("noise: none");
         assertThat(run.resolve("report/oracle-analysis.csv")).exists();
+        // agent-3 samples its candidates in one request: more completions than requests; prompt-k0 one of each
+        Map<String, ItemResult> k0 = byCell.get("prompt-k0").stream().collect(Collectors.toMap(ItemResult::itemId, x -> x));
+        assertThat(k0.values()).allSatisfy(x -> assertThat(x.completions()).isEqualTo(x.calls()));
+        assertThat(byCell.get("agent-3")).anySatisfy(x -> assertThat(x.completions()).isGreaterThan(x.calls()));
+        assertThat(Files.readAllLines(run.resolve("report/costs.csv")).get(0)).contains("requests/item,completions/item");
         // every rung answers with the judge's own model here: the report says so on each row
         List<String> agreement = Files.readAllLines(run.resolve("report/judge-agreement.csv"));
         assertThat(agreement.get(0)).endsWith(",self-judged");

@@ -214,7 +214,9 @@ class ReportComparisonsTest {
         Report r = Report.of(new Report.Run("t", e.cells(), rows, new RunInfo(e, Map.of(), Map.of())),
                 Report.Options.DEFAULT);
         ReportTable c = r.costs();
-        assertThat(column(c, "calls/item")).containsExactly("2.0");
+        assertThat(column(c, "requests/item")).containsExactly("2.0");
+        // rows built without a completion count ask one completion per request
+        assertThat(column(c, "completions/item")).containsExactly("2.0");
         assertThat(column(c, "cached calls")).containsExactly("0.625"); // 5 of 8
         assertThat(column(c, "cache-hit items")).containsExactly("3");
         assertThat(column(c, "timed items")).containsExactly("1");

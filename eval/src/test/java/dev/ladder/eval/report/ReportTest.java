@@ -119,7 +119,7 @@ class ReportTest {
         assertThat(column(t, "prompt tokens/item")).containsExactly("50.0", "50.0", "50.0");
         assertThat(column(t, "generated tokens/item")).containsExactly("9.5", "9.5", "9.5");
         // these rows were written without call counts: unknown, not zero
-        assertThat(column(t, "calls/item")).containsExactly("", "", "");
+        assertThat(column(t, "requests/item")).containsExactly("", "", "");
         assertThat(column(t, "timed items")).containsExactly("20", "20", "20");
         assertThat(WITH_TS.tables()).noneMatch(x -> x.id().equals("costs"));
     }

@@ -170,6 +170,7 @@ class ResultsStoreTest {
                     null, null, 0, 0, 0, 0, 0, 0, 0, 3, 1, Boolean.FALSE), 2, "{}");
             assertThat(s.results(K0.name()).get(2).calls()).isEqualTo(3);
             assertThat(s.results(K0.name()).get(2).cachedCalls()).isEqualTo(1);
+            assertThat(s.results(K0.name()).get(2).completions()).isEqualTo(3);
             assertThat(s.results(K0.name()).get(2).exAlt()).isFalse();
         }
     }
@@ -188,6 +189,8 @@ class ResultsStoreTest {
             assertThat(List.of(first.category(), first.difficulty(), first.question(), first.gold()))
                     .containsExactly("cat", "easy", "Q1?", "SELECT 1");
             assertThat(first.calls()).isEqualTo(2);
+            // version 5's completions were not counted then: 0, which the costs table shows as missing
+            assertThat(first.completions()).isZero();
             ItemResult second = rows.get(1);
             assertThat(second.scores().keySet()).containsExactly("VA", "EX", "EM");
             assertThat(second.ts()).isNull();

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "adapters", description = "LoRA/QLoRA adapters (Hugging Face PEFT): inspect, merge into a base model.",
         subcommands = {AdaptersCommand.Merge.class, AdaptersCommand.Info.class, AdaptersExportCommand.class,
                 AdaptersCommand.MakeTiny.class})
-final class AdaptersCommand {
+final class AdaptersCommand extends GroupCommand {
 
     private AdaptersCommand() {}
 

@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
         subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class,
                 BenchCommand.Serve.class,
                 BenchCommand.Leaks.class, BenchCommand.Gate.class, BenchCommand.Readers.class})
-final class BenchCommand {
+final class BenchCommand extends GroupCommand {
 
     @Command(name = "info", mixinStandardHelpOptions = true,
             description = "Counts by split, category and difficulty.")

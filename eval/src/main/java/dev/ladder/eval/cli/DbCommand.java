@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "db", description = "Inspect and load databases.",
         subcommands = {DbCommand.Info.class, DbCommand.SchemaCmd.class, DbCommand.Load.class})
-final class DbCommand {
+final class DbCommand extends GroupCommand {
 
     @Command(name = "info", mixinStandardHelpOptions = true,
             description = "Tables with row counts and foreign keys.")

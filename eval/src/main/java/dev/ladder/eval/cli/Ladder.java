@@ -37,7 +37,19 @@ public final class Ladder {
 
     /** Runs the CLI with the given streams (tests call this in-process). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        return execute(new CommandLine(new Ladder()), args, out, err);
+        CommandLine cli = new CommandLine(new Ladder());
+        helpOnEveryGroup(cli);
+        return execute(cli, args, out, err);
+    }
+
+    /** Every group command answers {@code --help}, {@code -h} and {@code help} as the root does. */
+    static void helpOnEveryGroup(CommandLine cli) {
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            if (sub.getSubcommands().isEmpty() || sub.getCommand() instanceof CommandLine.HelpCommand) continue;
+            sub.getCommandSpec().mixinStandardHelpOptions(true);
+            if (!sub.getSubcommands().containsKey("help")) sub.addSubcommand("help", new CommandLine.HelpCommand());
+            helpOnEveryGroup(sub);
+        }
     }
 
     /** Runs {@code cli} with Ladder's error handling: user errors are one line (exit 2), bugs one line (exit 1). */
@@ -46,7 +58,8 @@ public final class Ladder {
         cli.setErr(err);
         cli.setParameterExceptionHandler((ex, a) -> {
             CommandLine sub = ex.getCommandLine();
-            err.println("ladder: " + ex.getMessage() + " (see '" + sub.getCommandSpec().qualifiedName() + " --help')");
+            err.println("ladder: " + ex.getMessage() + suggestion(ex) + " (see '" + sub.getCommandSpec().qualifiedName()
+                    + " --help')");
             return USER_ERROR;
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
@@ -67,6 +80,13 @@ public final class Ladder {
             // picocli passes Errors through; this one is a bug in Ladder, not a broken JVM
             return internalError(e, err);
         }
+    }
+
+    /** For a mistyped option or subcommand, the closest one the command has ({@code ; did you mean --limit?}). */
+    static String suggestion(CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u)) return "";
+        java.util.List<String> s = u.getSuggestions();
+        return s == null || s.isEmpty() ? "" : "; did you mean " + s.get(0) + "?";
     }
 
     /** A bug: one line naming the exception; the stack trace only with LADDER_DEBUG=1 (or -Dladder.debug=true). */

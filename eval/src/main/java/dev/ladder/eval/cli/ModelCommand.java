@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "model", description = "Models: pull from the Hugging Face hub, make tiny test models, inspect.",
         subcommands = {ModelCommand.Pull.class, ModelCommand.MakeTiny.class, ModelCommand.Info.class, ModelCommand.Plan.class,
                 ModelLogitsCommand.class})
-final class ModelCommand {
+final class ModelCommand extends GroupCommand {
 
     /** The model directory a spec names (a directory, or a pulled repo id {@code owner/name[@rev]}). */
     static Path resolve(String spec) {

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "testsuite", description = "Distilled test suites for TS accuracy (Zhong, Yu and Klein 2020).",
         subcommands = {TestSuiteCommand.Build.class, TestSuiteCommand.Info.class, TestSuiteCommand.Bench.class})
-final class TestSuiteCommand {
+final class TestSuiteCommand extends GroupCommand {
 
     @Command(name = "build", mixinStandardHelpOptions = true,
             description = "Distil a test suite of random databases that tells the golds of a benchmark split from their neighbours.")

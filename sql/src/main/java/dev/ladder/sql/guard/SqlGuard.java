@@ -90,14 +90,41 @@ public final class SqlGuard {
         // deeper parentheses are never parsed (the parser recurses per level): a verdict, not a stack overflow
         if (query.nestingDepth() > MAX_NESTING) return GuardVerdict.reject(statement, query.parseFailure());
         String lexical = lexicalCheck(sig);
+        // a first word that begins no statement of either dialect is a typo ("SELEC"), not a write the guard refuses
+        if (lexical != null && lexical.startsWith(NOT_A_QUERY) && beginsNoStatement(firstWord(sig))
+                && query.statement().isEmpty()) {
+            return GuardVerdict.syntaxError(statement, "not SQL: '" + firstWord(sig).text()
+                    + "' begins no statement (" + query.parseFailure() + ")");
+        }
         if (lexical != null) return GuardVerdict.reject(statement, lexical);
         return structuralCheck(query);
     }
 
+    private static final String NOT_A_QUERY = "not a read-only query";
+
+    /** The words a MySQL or SQLite statement other than a query can begin with (the guard refuses each on purpose). */
+    private static final Set<String> STATEMENT_STARTS = Set.of("ALTER", "ANALYZE", "ATTACH", "BEGIN", "BINLOG", "CACHE",
+            "CALL", "CHANGE", "CHECK", "CHECKSUM", "COMMIT", "CREATE", "DEALLOCATE", "DELETE", "DESC", "DESCRIBE",
+            "DETACH", "DO", "DROP", "END", "EXECUTE", "EXPLAIN", "FLUSH", "GET", "GRANT", "HANDLER", "HELP", "IMPORT",
+            "INSERT", "INSTALL", "KILL", "LOAD", "LOCK", "MERGE", "OPTIMIZE", "PRAGMA", "PREPARE", "PURGE", "REINDEX",
+            "RELEASE", "RENAME", "REPAIR", "REPLACE", "RESET", "RESIGNAL", "REVOKE", "ROLLBACK", "SAVEPOINT", "SET",
+            "SHOW", "SHUTDOWN", "SIGNAL", "START", "STOP", "TABLE", "TRUNCATE", "UNINSTALL", "UNLOCK", "UPDATE",
+            "UPSERT", "USE", "VACUUM", "XA");
+
+    /** A word no statement of either dialect begins with: a mistyped keyword, not a statement the guard refuses. */
+    private static boolean beginsNoStatement(SqlToken first) {
+        return first.type() == SqlToken.Type.WORD && !STATEMENT_STARTS.contains(upper(first))
+                && !QUERY_STARTS.contains(upper(first));
+    }
+
+    private static SqlToken firstWord(List<SqlToken> sig) {
+        return sig.stream().filter(t -> !t.isSymbol("(")).findFirst().orElse(sig.get(0));
+    }
+
     private String lexicalCheck(List<SqlToken> sig) {
-        SqlToken first = sig.stream().filter(t -> !t.isSymbol("(")).findFirst().orElse(sig.get(0));
+        SqlToken first = firstWord(sig);
         if (first.type() != SqlToken.Type.WORD || !QUERY_STARTS.contains(upper(first))) {
-            return "not a read-only query: it starts with '" + first.text() + "'";
+            return NOT_A_QUERY + ": it starts with '" + first.text() + "'";
         }
         for (int i = 0; i < sig.size(); i++) {
             SqlToken t = sig.get(i);

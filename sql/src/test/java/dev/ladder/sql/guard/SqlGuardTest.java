@@ -369,6 +369,20 @@ class SqlGuardTest {
     void aSyntaxVerdictIsNotAPolicyVerdict() {
         assertThat(check(Dialect.MYSQL, "DELETE FROM t").syntax()).isFalse();
         assertThat(check(Dialect.MYSQL, "SELECT 1; SELECT 2").syntax()).isFalse();
+        // a statement the guard refuses on purpose (it writes) is a policy verdict, whatever its first word
+        assertThat(check(Dialect.MYSQL, "UPDATE t SET a = 1").syntax()).isFalse();
+        assertThat(check(Dialect.MYSQL, "DROP TABLE t").syntax()).isFalse();
+    }
+
+    @Test
+    void aMistypedKeywordIsASyntaxErrorNotARefusal() {
+        for (Dialect d : Dialect.values()) {
+            GuardVerdict v = check(d, "SELEC 1");
+            assertThat(v.accepted()).isFalse();
+            assertThat(v.syntax()).as(d + ": " + v.reason()).isTrue();
+            assertThat(v.reason()).contains("'SELEC'");
+            assertThat(check(d, "SLECT city FROM offices").syntax()).isTrue();
+        }
     }
 
     // ---------------------------------------------------------------- the lexer must agree with the server

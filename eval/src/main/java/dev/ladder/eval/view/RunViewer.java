@@ -406,7 +406,8 @@ public final class RunViewer {
         return db;
     }
 
-    private static String result(Database db, String sql) {
+    /** A query's result as a table: its first {@code SHOWN} rows, and when there are more, how many there are. */
+    static String result(Database db, String sql) {
         if (sql == null || sql.isBlank()) return "";
         if (db == null) return "<p class=\"muted\">(result not shown: the run's database could not be opened)</p>";
         Execution e = db.execute(sql, SHOWN);
@@ -421,8 +422,21 @@ public final class RunViewer {
             b.append("</tr>");
         }
         b.append("</table>");
-        if (q.truncated()) b.append("<p class=\"muted\">(first ").append(q.rowCount() - 1).append(" rows)</p>");
+        if (q.truncated()) {
+            Long total = count(db, sql);
+            b.append("<p class=\"muted\">(the first ").append(q.rowCount()).append(total == null ? " rows; more not counted)"
+                    : " of " + total + " rows)").append("</p>");
+        }
         return b.toString();
+    }
+
+    /** The query's row count, or null when counting it fails (the count runs under the same guard and limits). */
+    private static Long count(Database db, String sql) {
+        String inner = sql.strip().replaceAll(";+$", "");
+        Execution e = db.execute("SELECT COUNT(*) FROM (" + inner + ") AS shown_rows", SHOWN);
+        if (!(e instanceof Execution.Success ok) || ok.result().rowCount() != 1) return null;
+        Object n = ok.result().rows().get(0).get(0);
+        return n instanceof Number x ? x.longValue() : null;
     }
 
     /** A trace's steps, one block each, every value escaped. */

@@ -64,4 +64,13 @@ class RunViewerTest {
         assertThat(port.code()).isEqualTo(2);
         assertThat(port.err()).contains("--port must be 0 to 65535");
     }
+
+    @Test
+    void aCutResultSaysHowManyRowsItShowsOfHowMany() {
+        var db = dev.ladder.sql.db.TestData.classicModels();
+        String cut = RunViewer.result(db, "SELECT orderNumber FROM orders ORDER BY orderNumber;");
+        assertThat(cut).contains("(the first 10 of 326 rows)");
+        assertThat(cut.split("<tr>", -1)).hasSize(1 + 1 + 10); // before the table, the header, ten rows
+        assertThat(RunViewer.result(db, "SELECT city FROM offices")).doesNotContain("first");
+    }
 }

@@ -81,6 +81,8 @@ final class Charts {
         ReportTable summary = report.summary();
         DefaultCategoryDataset ex = new DefaultCategoryDataset();
         DefaultCategoryDataset ends = new DefaultCategoryDataset();
+        // a mark at the value itself: with EX 0 there is no bar, and whiskers alone do not say where the value is
+        DefaultCategoryDataset marks = new DefaultCategoryDataset();
         List<String> rungs = report.rungs();
         List<CategoryLineAnnotation> whiskers = new ArrayList<>();
         for (int i = 0; i < rungs.size(); i++) {
@@ -89,6 +91,7 @@ final class Charts {
             double lo = number(summary, i, "EX" + ReportTable.LOWER);
             double hi = number(summary, i, "EX" + ReportTable.UPPER);
             ex.addValue(Double.isNaN(value) ? null : value, "EX", rung);
+            marks.addValue(Double.isNaN(value) ? null : value, "value", rung);
             ends.addValue(Double.isNaN(lo) ? null : lo, "lower", rung);
             ends.addValue(Double.isNaN(hi) ? null : hi, "upper", rung);
             if (!Double.isNaN(lo)) {
@@ -117,9 +120,15 @@ final class Charts {
             caps.setSeriesPaint(s, Color.BLACK);
         }
 
+        LineAndShapeRenderer dots = new LineAndShapeRenderer(false, true);
+        dots.setSeriesShape(0, new java.awt.geom.Ellipse2D.Double(-3.5, -3.5, 7, 7));
+        dots.setSeriesPaint(0, Color.BLACK);
+
         CategoryPlot plot = new CategoryPlot(ex, x, y, bars);
         plot.setDataset(1, ends);
         plot.setRenderer(1, caps);
+        plot.setDataset(2, marks);
+        plot.setRenderer(2, dots);
         plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
         whiskers.forEach(plot::addAnnotation);
         plot.setBackgroundPaint(Color.WHITE);

@@ -181,19 +181,30 @@ public final class ReportWriter {
         out.append("## Provenance\n\n");
         for (String line : report.provenance()) out.append("- ").append(line).append('\n');
         out.append('\n').append(parametersLine(report)).append("\n\n");
-        for (ReportTable t : report.tables()) section(out, t);
+        for (ReportTable t : report.tables()) section(out, t, shortDescription(report, t));
         return out.toString();
     }
 
     private static String markdownCosts(Report report) {
         StringBuilder out = new StringBuilder("# Costs\n\n");
-        section(out, report.costs());
+        section(out, report.costs(), report.costs().description());
         return out.toString();
     }
 
-    private static void section(StringBuilder out, ReportTable t) {
-        out.append("## ").append(t.title()).append("\n\n").append(t.description()).append("\n\n")
+    private static void section(StringBuilder out, ReportTable t, String description) {
+        out.append("## ").append(t.title()).append("\n\n").append(description).append("\n\n")
                 .append(TableText.markdown(t)).append('\n');
+    }
+
+    /**
+     * A table's description without the provenance its caption ends with (report.md states it once, at the top; a
+     * table written on its own, as .tex or .json, keeps the whole caption).
+     */
+    private static String shortDescription(Report report, ReportTable t) {
+        String suffix = " " + String.join(" ", report.provenance());
+        String d = t.description();
+        if (report.provenance().isEmpty() || !d.endsWith(suffix)) return d;
+        return d.substring(0, d.length() - suffix.length()) + " (Runs: see Provenance above.)";
     }
 
     private static String parametersLine(Report report) {

@@ -52,6 +52,10 @@ class ReportWriterTest {
         assertThat(md).startsWith("# Experiment report").contains("## Accuracy by rung", "## Error taxonomy by rung",
                 "| prompt-k0 | 20 | 0.900 [", "B = 1000 resamples, seed 0", "## Provenance\n\n- Run: no config.yaml", "Wilson score")
                 .doesNotContain("p50 ms");
+        // the provenance once, at the top; each table refers to it instead of repeating it
+        String provenance = REPORT.provenance().get(0);
+        assertThat(md.split(java.util.regex.Pattern.quote(provenance), -1)).hasSize(2);
+        assertThat(md).contains("(Runs: see Provenance above.)");
 
         JsonNode json = new ObjectMapper().readTree(first.resolve("report.json").toFile());
         assertThat(json.at("/parameters/resamples").asInt()).isEqualTo(1000);

@@ -72,6 +72,13 @@ final class EvalCommand implements Callable<Integer> {
     Path dbDir;
     @Option(names = "--pred", required = true, paramLabel = "FILE", description = "Predictions: JSONL with --benchmark, one SQL per line with --gold.")
     Path pred;
+    @Option(names = "--all-items", description = "With --benchmark: score every item of the split, an item without a "
+            + "prediction as wrong (default: when the predictions cover only some items, as a --limit run's do, score those).")
+    boolean allItems;
+
+    /** With --benchmark, when the predictions cover a subset: how many items the split has (null: all are scored). */
+    private Integer splitItems;
+
     @Option(names = "--json", description = "Print JSON: {\"VA\":..,\"EX\":..,\"EM\":..,\"TS\":..,\"items\":[...],\"gold_errors\":[...]}.")
     boolean json;
     @Option(names = "--ex-mode", defaultValue = "spider", paramLabel = "spider|bird",
@@ -113,6 +120,11 @@ final class EvalCommand implements Callable<Integer> {
                     if (!byId.containsKey(id)) throw new UserError(pred + ": id '" + id + "' is not in " + b.name() + " " + split);
                 }
                 title = b.name() + " " + split;
+                // a --limit run predicts a subset: scoring the rest as wrong would report 0.05 where the run says 1.0
+                if (!allItems && predictions.size() < items.size()) {
+                    splitItems = items.size();
+                    items = items.stream().filter(i -> predictions.containsKey(i.id())).toList();
+                }
                 for (BenchmarkItem item : items) {
                     Scoring scoring = scoringFor.apply(b.databaseOf(item));
                     String where = b.name() + " " + split + " item " + item.id();
@@ -226,6 +238,10 @@ final class EvalCommand implements Callable<Integer> {
         if (all.ts() == null) root.putNull("TS");
         else root.put("TS", all.ts());
         root.put("n", all.items());
+        if (splitItems != null) {
+            root.put("split_items", splitItems);
+            root.put("scored", "the items the predictions cover (--all-items scores the split)");
+        }
         root.put("ex_mode", options.label());
         root.put("em_mode", options.emMode().label());
         List<Metric> registered = Metrics.registered();
@@ -267,6 +283,8 @@ final class EvalCommand implements Callable<Integer> {
         out.println(title + ": " + scores.size() + " items, EX mode " + options.label() + ", EM mode " + options.emMode().label()
                 + (withSuite ? "" : "; TS missing (no test suite: run 'ladder testsuite build DB')")
                 + (missing > 0 ? "; " + missing + " items without a prediction" : "")
+                + (splitItems == null ? "" : "; the items the predictions cover, of " + splitItems
+                        + " in the split (--all-items scores them all, the others as wrong)")
                 + excludedNote(goldErrors));
         out.println();
         String em = "EM (" + options.emMode().label() + ")";

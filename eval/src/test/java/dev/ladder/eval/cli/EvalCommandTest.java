@@ -53,8 +53,23 @@ class EvalCommandTest {
     }
 
     @Test
-    void benchmarkModeScoresEveryItemAndCountsMissingPredictions() throws IOException {
+    void predictionsOfSomeItemsAreScoredOnThoseItemsAndTheHeaderSaysSo() throws IOException {
         Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("classicmodels test: 4 items").contains("of 200 in the split (--all-items")
+                .doesNotContain("without a prediction");
+        // 3 of the 4 predicted items right
+        assertThat(r.out()).containsPattern("all\\s+4\\s+0\\.750\\s+0\\.750\\s+0\\.750\\s+missing");
+        JsonNode root = JSON.readTree(run("eval", "--benchmark", "classicmodels", "--pred",
+                benchmarkPredictions().toString(), "--no-suite", "--json").out());
+        assertThat(root.get("n").asInt()).isEqualTo(4);
+        assertThat(root.get("split_items").asInt()).isEqualTo(200);
+    }
+
+    @Test
+    void benchmarkModeScoresEveryItemAndCountsMissingPredictions() throws IOException {
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite",
+                "--all-items");
         assertThat(r.err()).isEmpty();
         assertThat(r.code()).isZero();
         assertThat(r.out()).startsWith("classicmodels test: 200 items, EX mode spider, EM mode semantic")
@@ -67,7 +82,7 @@ class EvalCommandTest {
     @Test
     void spiderStrictEmIsNamedInEveryTable() throws IOException {
         Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite",
-                "--em-mode", "spider-strict");
+                "--em-mode", "spider-strict", "--all-items");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("EM mode spider-strict").doesNotContain("semantic");
         // the summary, category and difficulty tables each name the mode in the EM column
@@ -77,7 +92,7 @@ class EvalCommandTest {
     @Test
     void jsonHasSummaryAndOneRowPerItem() throws IOException {
         Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite",
-                "--json", "--ex-mode", "bird");
+                "--json", "--ex-mode", "bird", "--all-items");
         assertThat(r.code()).isZero();
         JsonNode root = JSON.readTree(r.out());
         assertThat(root.get("n").asInt()).isEqualTo(200);
@@ -103,7 +118,8 @@ class EvalCommandTest {
 
     @Test
     void registeredMetricsAreColumnsOfEveryTable() throws IOException {
-        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite");
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--no-suite",
+                "--all-items");
         assertThat(r.code()).isZero();
         // the summary, category and difficulty tables each have the column; items without a value do not count
         assertThat(r.out().split("\\b" + RowCountMatch.NAME + "\\b", -1)).hasSize(4);

@@ -16,6 +16,7 @@ import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.model.TensorInfo;
 import dev.ladder.inference.model.TinyModels;
 import dev.ladder.inference.model.Weights;
+import dev.ladder.inference.store.HubFailure;
 import dev.ladder.inference.store.HubFile;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
@@ -92,8 +93,11 @@ final class ModelCommand extends GroupCommand {
                 throw new UserError(e.getMessage(), e);
             } catch (IOException e) {
                 progress.close();
-                err.println("ladder: pull of " + repo + "@" + revision + " failed: " + oneLine(e.getMessage())
-                        + " (run the command again to resume)");
+                HubFailure f = HubFailure.of(e, store.endpoint());
+                err.println("ladder: pull of " + repo + "@" + revision + " failed: " + f.cause() + (f.retryable()
+                        ? " (run the command again to resume)"
+                        : "; a retry fails the same way until the network or HF_ENDPOINT changes (store: "
+                        + store.modelsDir() + ")"));
                 return 1;
             } finally {
                 progress.close();

@@ -25,6 +25,7 @@ import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.model.Weights;
 import dev.ladder.inference.onnx.OnnxLanguageModel;
+import dev.ladder.inference.store.HubFailure;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
 import dev.ladder.inference.store.StoreException;
@@ -62,9 +63,11 @@ public final class ModelLoader {
             try {
                 return store.pull(repo, rev, ProgressListener.NONE);
             } catch (IOException | StoreException e) {
-                throw new UserError("model '" + pathOrId + "' is not in the store and could not be pulled ("
-                        + e.getMessage() + "); offline, pass --model DIR with a local model directory (to check the"
-                        + " whole path without one: ladder model make-tiny DIR makes a random-weight model; README, offline)");
+                String cause = e instanceof IOException io ? HubFailure.of(io, store.endpoint()).cause() : e.getMessage();
+                throw new UserError("model '" + pathOrId + "' is not in the store (" + store.modelsDir()
+                        + ") and could not be pulled: " + cause + "; offline, pass --model DIR with a local model"
+                        + " directory (a Hugging Face cache snapshot folder works too; to check the whole path without"
+                        + " one: ladder model make-tiny DIR makes a random-weight model; README, offline)");
             }
         }
     }

@@ -203,8 +203,10 @@ class RunResumeTest {
                     "--out", out.toString(), "--no-progress");
             assertThat(run.code()).isEqualTo(2);
             String last = run.err().strip().lines().reduce((a, b) -> b).orElse("");
-            assertThat(last).startsWith("ladder: model 'Qwen/Qwen2.5-0.5B-Instruct' is not in the store and could not be pulled")
-                    .contains("--model DIR");
+            // the cause in words (here a refused connection to the endpoint tried), the store, and the way out
+            assertThat(last).startsWith("ladder: model 'Qwen/Qwen2.5-0.5B-Instruct' is not in the store (")
+                    .contains("could not be pulled: connection refused or unreachable: http://127.0.0.1:9 (HF_ENDPOINT)")
+                    .contains("--model DIR").contains("Hugging Face cache snapshot folder");
             assertThat(out).doesNotExist();
         } finally {
             if (oldCache == null) System.clearProperty("ladder.cache.dir");

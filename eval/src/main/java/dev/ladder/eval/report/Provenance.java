@@ -60,8 +60,10 @@ final class Provenance {
                         + (m.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "" : " (merged into " + m.mergeBase() + ")") : "";
                 String device = Objects.requireNonNullElse(info.env("models." + id + ".device"), m.device());
                 String dtype = Objects.requireNonNullElse(info.env("models." + id + ".dtype"), m.dtype());
-                models.add(id + " = " + m.path() + adapter + " (engine " + m.engine() + ", device " + device
-                        + ", dtype " + dtype + ")");
+                String weights = info.env("models." + id + ".weights");
+                models.add(id + " = " + (weights == null ? "" : "RANDOM WEIGHTS, ") + m.path() + adapter + " (engine "
+                        + m.engine() + ", device " + device + ", dtype " + dtype
+                        + (weights == null ? "" : "; weights " + weights) + ")");
             }
             parts.add("model " + String.join("; ", models));
             String selection = info.meta("items.selection");

@@ -3,6 +3,7 @@ package dev.ladder.eval.run;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.model.TinyModels;
 import dev.ladder.inference.openai.OpenAiLanguageModel;
 import dev.ladder.pipeline.oracle.OracleKey;
 import dev.ladder.pipeline.oracle.OracleModel;
@@ -164,6 +165,11 @@ final class RunModels {
         }
         ModelLoader.Loaded loaded = source.load(m.dir(), m.adapter(), plan.loadSpec(id), log);
         recordLoad(dir, id, loaded);
+        if (TinyModels.randomWeights(m.dir())) {
+            log.println("model " + id + ": RANDOM WEIGHTS (made by 'ladder model make-tiny'): its numbers test the "
+                    + "path, they are not results");
+            RunEnvironment.addAbsent(dir, Map.of("models." + id + ".weights", RANDOM_WEIGHTS));
+        }
         LanguageModel model = loaded.model();
         if (cache == null) return model;
         // dtype and device change the numbers (f16 on a GPU, f32 on a CPU): part of the model's identity
@@ -186,6 +192,9 @@ final class RunModels {
     long cacheMisses() {
         return cachedModels.stream().mapToLong(CachedLanguageModel::misses).sum();
     }
+
+    /** environment.json's {@code models.ID.weights} for a model make-tiny made. */
+    static final String RANDOM_WEIGHTS = "random (ladder model make-tiny): a test of the path, not a model result";
 
     /** Adds where and how a model was loaded to environment.json (the first start's values stay). */
     private static void recordLoad(RunDirectory dir, String id, ModelLoader.Loaded loaded) {

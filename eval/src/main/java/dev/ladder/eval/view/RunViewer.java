@@ -115,6 +115,22 @@ public final class RunViewer {
                 + Html.text(OracleModel.DISCLAIMER) + ".</b></p>";
     }
 
+    /** On every page of a run whose model had random weights (ladder model make-tiny): its numbers are no findings. */
+    private String randomWeightsBanner() {
+        List<String> which = new ArrayList<>();
+        for (RunView r : runs) {
+            var info = r.run().info();
+            if (info != null && info.environment().keySet().stream().anyMatch(k -> k.startsWith("models.")
+                    && k.endsWith(".weights") && info.environment().get(k).startsWith("random"))) {
+                which.add("run " + (r.index() + 1));
+            }
+        }
+        if (which.isEmpty()) return "";
+        return "<p class=\"oracle\" id=\"random-weights-banner\"><b>" + Html.text(String.join(", ", which))
+                + ": RANDOM WEIGHTS (a model made by 'ladder model make-tiny'): these numbers test the path, they are "
+                + "not results.</b></p>";
+    }
+
     private void render() {
         List<Report.Run> all = runs.stream().map(RunView::run).toList();
         RunLoader.checkSameSuite(all);
@@ -122,7 +138,7 @@ public final class RunViewer {
         // items by id across runs, in the first run's order
         Map<String, Integer> itemNumber = new LinkedHashMap<>();
         for (RunView r : runs) for (List<ItemResult> rs : r.rows().values()) for (ItemResult x : rs) itemNumber.putIfAbsent(x.itemId(), itemNumber.size());
-        String banner = oracleBanner();
+        String banner = oracleBanner() + randomWeightsBanner();
         pages.put("index.html", bytes(Html.page("Overview", "", banner + overview(report))));
         pages.put("items.html", bytes(Html.page("Items", "", banner + items(itemNumber))));
         Map<String, Database> dbs = new HashMap<>();

@@ -79,6 +79,14 @@ class RunResumeTest {
             total = store.results().size();
         }
         assertThat(total).isEqualTo(8 * 8);
+        // a random-weight model's run says so: in the log, the report's provenance and every page of the view
+        assertThat(uninterrupted.err()).contains("RANDOM WEIGHTS");
+        assertThat(Files.readString(whole.resolve("report/report.md"))).contains("RANDOM WEIGHTS");
+        Path site = tmp.resolve("whole-view");
+        assertThat(LadderCliTest.run("view", whole.toString(), "--export", site.toString()).code()).isZero();
+        for (String page : List.of("index.html", "items.html", "item/0.html")) {
+            assertThat(Files.readString(site.resolve(page))).as(page).contains("id=\"random-weights-banner\"");
+        }
 
         Path resumed = tmp.resolve("resumed");
         Path cache = tmp.resolve("cache-resumed.sqlite");

@@ -225,6 +225,19 @@ public final class TinyModels {
         return h;
     }
 
+    /** The {@code config.json} key that marks a model {@link #write} made: its weights are random. */
+    public static final String RANDOM_WEIGHTS_KEY = "ladder_random_weights";
+
+    /** Whether the model in {@code dir} is one {@link #write} made (random weights); false when unreadable. */
+    public static boolean randomWeights(java.nio.file.Path dir) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode c = new ObjectMapper().readTree(dir.resolve("config.json").toFile());
+            return c.path(RANDOM_WEIGHTS_KEY).asBoolean(false);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     static ObjectNode configJson(ObjectMapper json, Shape s, DType dtype) {
         ObjectNode c = json.createObjectNode();
         boolean qwen = s.architecture == ModelConfig.Architecture.QWEN2;
@@ -233,6 +246,8 @@ public final class TinyModels {
             c.put("attention_bias", s.bias);
         }
         c.put("attention_dropout", 0.0);
+        // read by a run (environment.json) and its report: a random-weight model's numbers are never findings
+        c.put(RANDOM_WEIGHTS_KEY, true);
         c.put("bos_token_id", TinyTokenizer.BEGIN_OF_TEXT);
         c.put("eos_token_id", TinyTokenizer.END_OF_TEXT);
         c.put("head_dim", s.hidden / s.heads);

@@ -91,6 +91,12 @@ class TinyModelsTest {
         }
         assertThat(Files.readAllBytes(tmp.resolve("a/model.safetensors")))
                 .isNotEqualTo(Files.readAllBytes(tmp.resolve("c/model.safetensors")));
+        // marked as random weights, which a run and its report read; a model without the key is not
+        assertThat(TinyModels.randomWeights(tmp.resolve("a"))).isTrue();
+        Files.writeString(tmp.resolve("a/config.json"), Files.readString(tmp.resolve("a/config.json"))
+                .replace("\"" + TinyModels.RANDOM_WEIGHTS_KEY + "\"", "\"other_key\""));
+        assertThat(TinyModels.randomWeights(tmp.resolve("a"))).isFalse();
+        assertThat(TinyModels.randomWeights(tmp.resolve("absent"))).isFalse();
     }
 
     @Test

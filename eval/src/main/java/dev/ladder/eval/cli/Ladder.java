@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -85,7 +86,7 @@ public final class Ladder {
     /** For a mistyped option or subcommand, the closest one the command has ({@code ; did you mean --limit?}). */
     static String suggestion(CommandLine.ParameterException ex) {
         if (!(ex instanceof CommandLine.UnmatchedArgumentException u)) return "";
-        java.util.List<String> s = u.getSuggestions();
+        List<String> s = u.getSuggestions();
         return s == null || s.isEmpty() ? "" : "; did you mean " + s.get(0) + "?";
     }
 

@@ -4,6 +4,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Paint;
+import java.awt.geom.Ellipse2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -121,7 +122,7 @@ final class Charts {
         }
 
         LineAndShapeRenderer dots = new LineAndShapeRenderer(false, true);
-        dots.setSeriesShape(0, new java.awt.geom.Ellipse2D.Double(-3.5, -3.5, 7, 7));
+        dots.setSeriesShape(0, new Ellipse2D.Double(-3.5, -3.5, 7, 7));
         dots.setSeriesPaint(0, Color.BLACK);
 
         CategoryPlot plot = new CategoryPlot(ex, x, y, bars);

@@ -1,6 +1,7 @@
 package dev.ladder.inference.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -229,11 +230,11 @@ public final class TinyModels {
     public static final String RANDOM_WEIGHTS_KEY = "ladder_random_weights";
 
     /** Whether the model in {@code dir} is one {@link #write} made (random weights); false when unreadable. */
-    public static boolean randomWeights(java.nio.file.Path dir) {
+    public static boolean randomWeights(Path dir) {
         try {
-            com.fasterxml.jackson.databind.JsonNode c = new ObjectMapper().readTree(dir.resolve("config.json").toFile());
+            JsonNode c = new ObjectMapper().readTree(dir.resolve("config.json").toFile());
             return c.path(RANDOM_WEIGHTS_KEY).asBoolean(false);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return false;
         }
     }

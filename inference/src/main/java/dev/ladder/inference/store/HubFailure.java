@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import javax.net.ssl.SSLException;
 
@@ -40,7 +41,7 @@ public record HubFailure(String cause, boolean retryable) {
 
     private static String host(String endpoint) {
         try {
-            String h = java.net.URI.create(endpoint).getHost();
+            String h = URI.create(endpoint).getHost();
             return h == null ? endpoint : h;
         } catch (IllegalArgumentException e) {
             return endpoint;

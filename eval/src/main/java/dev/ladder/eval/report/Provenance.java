@@ -60,7 +60,7 @@ final class Provenance {
                         + (m.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "" : " (merged into " + m.mergeBase() + ")") : "";
                 String device = Objects.requireNonNullElse(info.env("models." + id + ".device"), m.device());
                 String dtype = Objects.requireNonNullElse(info.env("models." + id + ".dtype"), m.dtype());
-                String weights = info.env("models." + id + ".weights");
+                String weights = info.randomWeights(id);
                 models.add(id + " = " + (weights == null ? "" : "RANDOM WEIGHTS, ") + m.path() + adapter + " (engine "
                         + m.engine() + ", device " + device + ", dtype " + dtype
                         + (weights == null ? "" : "; weights " + weights) + ")");

@@ -32,6 +32,18 @@ public record RunInfo(Experiment experiment, Map<String, String> environment, Ma
         return v == null || v.isBlank() ? null : v;
     }
 
+    /** What environment.json says of the model's weights when they were random (make-tiny's), else null. */
+    public String randomWeights(String modelId) {
+        String v = env("models." + modelId + ".weights");
+        return v != null && v.startsWith("random") ? v : null;
+    }
+
+    /** Whether any model of the run had random weights. */
+    public boolean anyRandomWeights() {
+        return environment.keySet().stream().anyMatch(k -> k.startsWith("models.") && k.endsWith(".weights")
+                && randomWeights(k.substring("models.".length(), k.length() - ".weights".length())) != null);
+    }
+
     /** A meta value, or null. */
     public String meta(String key) {
         String v = meta.get(key);

@@ -119,11 +119,7 @@ public final class RunViewer {
     private String randomWeightsBanner() {
         List<String> which = new ArrayList<>();
         for (RunView r : runs) {
-            var info = r.run().info();
-            if (info != null && info.environment().keySet().stream().anyMatch(k -> k.startsWith("models.")
-                    && k.endsWith(".weights") && info.environment().get(k).startsWith("random"))) {
-                which.add("run " + (r.index() + 1));
-            }
+            if (r.run().info() != null && r.run().info().anyRandomWeights()) which.add("run " + (r.index() + 1));
         }
         if (which.isEmpty()) return "";
         return "<p class=\"oracle\" id=\"random-weights-banner\"><b>" + Html.text(String.join(", ", which))

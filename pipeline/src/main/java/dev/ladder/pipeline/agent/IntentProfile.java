@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.agent;
 
+import dev.ladder.sql.read.Query;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,5 +19,20 @@ public record IntentProfile(Intent intent, boolean wantsOrder, boolean wantsLimi
                             boolean wantsDistinct, boolean wantsGrouping, List<String> namedFields) {
     public IntentProfile {
         namedFields = List.copyOf(namedFields);
+    }
+
+    /**
+     * Where {@code q} computes less than the question asks: no aggregate for an aggregate question, no GROUP BY for a
+     * per-group one (in words; empty when it computes what is asked). Validation and error analysis both read it.
+     */
+    public List<String> missingAggregation(Query q) {
+        List<String> out = new ArrayList<>();
+        if (intent == Intent.AGGREGATE && !q.aggregateAnywhere()) {
+            out.add("the question asks for an aggregate; the SQL computes none");
+        }
+        if ((intent == Intent.GROUPED_AGGREGATE || wantsGrouping) && !q.groupingAnywhere()) {
+            out.add("the question asks for a result per group; the SQL has no GROUP BY");
+        }
+        return out;
     }
 }

@@ -1,6 +1,5 @@
 package dev.ladder.pipeline.progressive;
 
-import dev.ladder.pipeline.agent.Intent;
 import dev.ladder.pipeline.agent.IntentProfile;
 import dev.ladder.pipeline.agent.Names;
 import dev.ladder.pipeline.kit.JoinGraph;
@@ -57,6 +56,8 @@ public final class ErrorAnalysis {
     private static final Pattern AGGREGATION = Pattern.compile(
             "\\b(count|sum|avg|average|max|min|maximum|minimum|total|aggregat\\w*|group(ed|ing)?|group by)\\b");
     private static final Pattern QUOTED = Pattern.compile("[\"'‘“]([^\"'’”]{2,})[\"'’”]");
+    /** "in alphabetical order", "order by": the English word for sorting, not a table of orders. */
+    private static final Pattern SORTING = Pattern.compile("\\bin(\\s+\\w+){0,2}\\s+order\\b|\\border\\s+by\\b");
     private static final Pattern NUMBER = Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)?(?![\\w.])");
 
     private ErrorAnalysis() {}
@@ -101,16 +102,8 @@ public final class ErrorAnalysis {
                 return new Finding("wrong-filter", "structure: the question's value " + value + " is not in the SQL");
             }
         }
-        IntentProfile intent = in.intent();
-        if (intent != null) {
-            if (intent.intent() == Intent.AGGREGATE && !q.aggregateAnywhere()) {
-                return new Finding("wrong-aggregation", "structure: the question asks for an aggregate; the SQL computes none");
-            }
-            if ((intent.intent() == Intent.GROUPED_AGGREGATE || intent.wantsGrouping()) && !q.groupingAnywhere()) {
-                return new Finding("wrong-aggregation", "structure: the question asks for a result per group; the SQL has no GROUP BY");
-            }
-        }
-        return null;
+        List<String> missing = in.intent() == null ? List.of() : in.intent().missingAggregation(q);
+        return missing.isEmpty() ? null : new Finding("wrong-aggregation", "structure: " + missing.get(0));
     }
 
     private static Finding judged(String reasoning) {
@@ -124,9 +117,6 @@ public final class ErrorAnalysis {
         return new Finding(UNCLEAR, reasoning == null || reasoning.isBlank() ? "no reasoning and no structural evidence"
                 : "neither the structure nor the reasoning names a category");
     }
-
-    /** "in alphabetical order", "order by": the English word for sorting, not a table of orders. */
-    private static final Pattern SORTING = Pattern.compile("\\bin(\\s+\\w+){0,2}\\s+order\\b|\\border\\s+by\\b");
 
     /** Tables the question names by all the words of their name (stemmed alike), in schema order. */
     static List<String> namedTables(String question, Schema schema) {

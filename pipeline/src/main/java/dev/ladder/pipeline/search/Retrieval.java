@@ -66,13 +66,6 @@ final class Retrieval {
         return recalled.stream().map(Evidence.Aligned::table).toList();
     }
 
-    /** The evidence package of a candidate whose SQL binds as {@code b}, its sketch predicting the tables it reads. */
-    Evidence evidence(String source, SchemaBinding b) {
-        List<String> read = new ArrayList<>(b.tables());
-        read.addAll(b.unknownTables());
-        return evidence(source, b, read);
-    }
-
     /**
      * The evidence package of a candidate whose SQL binds as {@code b} and whose sketch predicts the tables
      * {@code predicted} (names as the model wrote them, in the schema or not).

@@ -111,14 +111,8 @@ final class Validation {
     static Verdict semanticChecks(String question, IntentProfile intent, Query q, Integer rows) {
         List<String> v = new ArrayList<>();
         var shape = q.shape();
-        boolean aggregates = q.aggregateAnywhere();
         boolean extremumByAggregate = hasCall(q, "MAX") || hasCall(q, "MIN");
-        if (intent.intent() == Intent.AGGREGATE && !aggregates) {
-            v.add("the question asks for an aggregate; the SQL computes none");
-        }
-        if ((intent.intent() == Intent.GROUPED_AGGREGATE || intent.wantsGrouping()) && !q.groupingAnywhere()) {
-            v.add("the question asks for a result per group; the SQL has no GROUP BY");
-        }
+        v.addAll(intent.missingAggregation(q));
         boolean topN = intent.intent() == Intent.TOP_K || intent.wantsLimit();
         if (topN && !shape.limit() && !extremumByAggregate) {
             v.add("the question asks for the top " + (intent.limitN() == null ? "rows" : intent.limitN())

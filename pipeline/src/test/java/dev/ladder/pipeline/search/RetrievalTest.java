@@ -7,8 +7,10 @@ import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.TestData;
 import dev.ladder.sql.read.Query;
+import dev.ladder.sql.read.SchemaBinding;
 import dev.ladder.sql.schema.Schema;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -46,6 +48,13 @@ class RetrievalTest {
         return new Retrieval(schema, index, new JoinGraph(schema), embedder, SearchSettings.DEFAULT, question);
     }
 
+    /** A candidate's evidence when its sketch predicts the tables its SQL reads (the usual case). */
+    static Evidence evidence(Retrieval r, String source, SchemaBinding b) {
+        List<String> predicted = new ArrayList<>(b.tables());
+        predicted.addAll(b.unknownTables());
+        return r.evidence(source, b, predicted);
+    }
+
     @Test
     void theFixtureHasItsForeignKeysAndAMultiHopPathThroughTheLineTable() {
         JoinGraph graph = new JoinGraph(schema);
@@ -62,7 +71,7 @@ class RetrievalTest {
     void foreignKeyEdgesAreIndexedAndRecalledForTheQuestion() {
         assertThat(index.entries()).filteredOn(e -> e.edge() != null).extracting(SchemaIndex.Entry::text)
                 .contains("book author id refers to author author id");
-        Evidence e = retrieval("Which writer wrote each book?").evidence("c",
+        Evidence e = evidence(retrieval("Which writer wrote each book?"), "c",
                 Query.read("SELECT title FROM book").binding(schema));
         assertThat(e.alignedJoins()).isNotEmpty().hasSizeLessThanOrEqualTo(SearchSettings.DEFAULT.tableK());
         assertThat(e.alignedJoins().get(0).condition()).isEqualTo("book.author_id = author.author_id");
@@ -98,7 +107,7 @@ class RetrievalTest {
         Retrieval r = retrieval("What titles did customers from Leeds buy?");
         String legal = "SELECT DISTINCT b.title FROM customer c JOIN purchase p ON c.customer_id = p.customer_id "
                 + "JOIN purchase_line l ON l.purchase_id = p.purchase_id JOIN book b ON b.book_id = l.book_id WHERE c.city = 'Leeds'";
-        Evidence e = r.evidence("c1", Query.read(legal).binding(schema));
+        Evidence e = evidence(r, "c1", Query.read(legal).binding(schema));
         assertThat(e.joins()).hasSize(3).allSatisfy(j -> assertThat(j.legal()).isTrue());
         assertThat(e.joinScore()).isEqualTo(1.0);
         assertThat(e.tables()).extracting(Evidence.TableHit::table).containsExactly("customer", "purchase", "purchase_line", "book");
@@ -106,7 +115,7 @@ class RetrievalTest {
         assertThat(e.joinSuggestions()).isEmpty();
 
         String illegal = "SELECT c.full_name FROM customer c JOIN author a ON c.city = a.nationality";
-        Evidence bad = r.evidence("c2", Query.read(illegal).binding(schema));
+        Evidence bad = evidence(r, "c2", Query.read(illegal).binding(schema));
         assertThat(bad.joins()).singleElement().satisfies(j -> assertThat(j.legal()).isFalse());
         assertThat(bad.joinScore()).isZero();
     }
@@ -114,7 +123,7 @@ class RetrievalTest {
     @Test
     void unknownNamesGetTheNearestLegalNameAndUnjoinedTablesAPath() {
         Retrieval r = retrieval("List the titles of travel books.");
-        Evidence e = r.evidence("c1", Query.read("SELECT book_title FROM book WHERE genre = 'travel'").binding(schema));
+        Evidence e = evidence(r, "c1", Query.read("SELECT book_title FROM book WHERE genre = 'travel'").binding(schema));
         assertThat(e.columns()).anySatisfy(c -> {
             assertThat(c.column()).isEqualTo("book_title");
             assertThat(c.legal()).isFalse();
@@ -122,16 +131,16 @@ class RetrievalTest {
         });
         assertThat(e.replacements()).singleElement().extracting(Evidence.Replacement::suggestion).isEqualTo("book.title");
 
-        Evidence t = r.evidence("c2", Query.read("SELECT title FROM books").binding(schema));
+        Evidence t = evidence(r, "c2", Query.read("SELECT title FROM books").binding(schema));
         assertThat(t.tables()).anySatisfy(h -> assertThat(h.legal()).isFalse());
         assertThat(t.replacements()).extracting(Evidence.Replacement::suggestion).contains("book");
 
         // customer and book read together but not joined: the path through purchase and purchase_line is suggested
-        Evidence apart = r.evidence("c3", Query.read("SELECT title FROM book WHERE book_id IN (SELECT customer_id FROM customer)")
+        Evidence apart = evidence(r, "c3", Query.read("SELECT title FROM book WHERE book_id IN (SELECT customer_id FROM customer)")
                 .binding(schema));
         assertThat(apart.joinSuggestions()).singleElement().satisfies(s -> assertThat(s.path()).hasSize(3));
         // a table no foreign key reaches: the suggestion says there is no path
-        Evidence island = r.evidence("c4", Query.read("SELECT full_name FROM customer, shift").binding(schema));
+        Evidence island = evidence(r, "c4", Query.read("SELECT full_name FROM customer, shift").binding(schema));
         assertThat(island.joinSuggestions()).singleElement().satisfies(s -> {
             assertThat(s.table()).isEqualTo("shift");
             assertThat(s.path()).isEmpty();
@@ -141,8 +150,8 @@ class RetrievalTest {
     @Test
     void evidenceIsDeterministic() {
         String sql = "SELECT genre, COUNT(*) FROM book GROUP BY genre";
-        Evidence a = retrieval("How many books are there of each genre?").evidence("c", Query.read(sql).binding(schema));
-        Evidence b = retrieval("How many books are there of each genre?").evidence("c", Query.read(sql).binding(schema));
+        Evidence a = evidence(retrieval("How many books are there of each genre?"), "c", Query.read(sql).binding(schema));
+        Evidence b = evidence(retrieval("How many books are there of each genre?"), "c", Query.read(sql).binding(schema));
         assertThat(a).isEqualTo(b);
         assertThat(a.tableScore()).isEqualTo(a.tables().get(0).score());
     }

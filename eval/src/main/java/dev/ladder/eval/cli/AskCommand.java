@@ -128,17 +128,13 @@ final class AskCommand implements Callable<Integer> {
                 || modelFlags.model.startsWith(ModelSpec.ORACLE + ":"))) {
             return askOracle(rung, settings, rule);
         }
-        ModelLoader.LoadSpec load = loadSpec(settings);
-        Path modelDir = ModelCommand.resolve(modelFlags.model);
-        Path adapter = modelFlags.adapter;
-        if (adapter != null && !Files.isDirectory(adapter)) {
-            throw new UserError("adapter directory not found: " + adapter);
-        }
+        ModelLoader.Workload workload = ModelLoader.Workload.of(List.of(strategy), settings.candidates(),
+                settings.tabularPrompt(), settings.maxNewTokens());
         try (Database db = options.open(database)) {
             ExemplarSelector exemplars = exemplars(rule);
             Answer answer;
             // stderr carries only the outcome line here: no loading messages
-            try (LanguageModel lm = ModelLoader.load(modelDir, adapter, load, null).model()) {
+            try (LanguageModel lm = modelFlags.open(workload, null)) {
                 answer = rung.answer(new Question("ask", question, hint), StrategyContext.of(lm, db, exemplars, settings));
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,
@@ -186,10 +182,6 @@ final class AskCommand implements Callable<Integer> {
         }
     }
 
-    private ModelLoader.LoadSpec loadSpec(Settings settings) {
-        return modelFlags.loadSpec(ModelLoader.Workload.of(List.of(strategy), settings.candidates(),
-                settings.tabularPrompt(), settings.maxNewTokens()));
-    }
 
     private Settings settings() {
         Settings s = Settings.DEFAULT;

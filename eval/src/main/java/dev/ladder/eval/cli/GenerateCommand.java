@@ -2,6 +2,7 @@ package dev.ladder.eval.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.Candidate;
 import dev.ladder.inference.ChatMessage;
 import dev.ladder.inference.Completion;
@@ -9,7 +10,6 @@ import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.PromptFormat;
 import dev.ladder.inference.Sampling;
-import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
@@ -18,6 +18,7 @@ import dev.ladder.inference.text.PromptFormats;
 import dev.ladder.inference.text.Tokenizer;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,21 +26,20 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "generate", mixinStandardHelpOptions = true,
-        description = {"Generate text with a local model (DJL engine) and print it.",
+        description = {"Generate text with a model (any engine: djl, onnx, or a served one with --server) and print it.",
                 "Without --chat the prompt is plain text after the model's BOS; with --chat it is a user turn in the "
                         + "model's chat format. Greedy unless --temperature, --top-p or --top-k is given."})
 final class GenerateCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
-    @Option(names = "--model", required = true, paramLabel = "MODEL",
-            description = "A model directory or a pulled repo id owner/name[@revision].")
-    String model;
+    @Mixin ModelFlags modelFlags;
     @Option(names = "--chat", description = "Format the prompt as a user turn of the model's chat template.") boolean chat;
     @Option(names = "--system", paramLabel = "TEXT", description = "A system message (chat) or text before the prompt.") String system;
     @Option(names = "--greedy", description = "Arg-max decoding (the default when no sampling option is given).") boolean greedy;
@@ -51,9 +51,6 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--stop", paramLabel = "S", description = "Stop string (repeatable); the text is cut before it.") List<String> stops = new ArrayList<>();
     @Option(names = "-n", paramLabel = "N", defaultValue = "1", description = "Candidates (default ${DEFAULT-VALUE}).") int n;
     @Option(names = "--prompt-ids", paramLabel = "IDS", description = "The prompt as comma-separated token ids instead of text.") String promptIds;
-    @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
-            description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
-    String device;
     @Option(names = "--json", description = "Print {\"ids\":[...],\"text\":...} (one line per candidate).") boolean json;
     @Parameters(arity = "0..1", paramLabel = "PROMPT") String prompt;
 
@@ -68,26 +65,31 @@ final class GenerateCommand implements Callable<Integer> {
         if (n < 1) throw new UserError("-n must be >= 1, got " + n);
         if (stops.contains("")) throw new UserError("--stop: an empty stop string would stop at once");
 
-        DeviceChoice where = DeviceOptions.parse(device);
-        Path dir = ModelCommand.resolve(model);
+        String engine = modelFlags.engine();
+        boolean served = engine.equals("openai");
+        Path dir = served ? null : ModelCommand.resolve(modelFlags.model);
         Tokenizer tokenizer = null;
         try {
-            ModelConfig config = ModelConfig.read(dir);
-            if (ids != null) {
+            if (ids != null && dir != null && Files.isRegularFile(dir.resolve("config.json"))) {
+                ModelConfig config = ModelConfig.read(dir);
                 for (int id : ids) {
                     if (id >= config.vocabSize()) {
                         throw new UserError("--prompt-ids: id " + id + " is outside the vocabulary (0.." + (config.vocabSize() - 1) + ")");
                     }
                 }
             }
-            tokenizer = Tokenizer.load(dir);
-            String text = ids != null ? null : promptText(dir, tokenizer);
-            // the engine stops at config / generation_config eos ids; the tokenizer also knows <|eot_id|> and the like
-            Set<Integer> stopIds = new LinkedHashSet<>(tokenizer.eosIds());
-            GenerationRequest request = new GenerationRequest(text, ids, maxTokens, sampling, n, seed, stopIds, stops);
+            // a server stops at its model's end ids itself; in-process, the tokenizer also knows <|eot_id|> and the like
+            tokenizer = served ? null : Tokenizer.load(dir);
+            Set<Integer> stopIds = tokenizer == null ? Set.of() : new LinkedHashSet<>(tokenizer.eosIds());
+            ModelLoader.Workload workload = new ModelLoader.Workload(
+                    Math.min(n, DjlLanguageModel.Options.DEFAULT.maxBatchRows()), ModelLoader.PROMPT_BUDGET + maxTokens);
             Completion completion;
-            try (DjlLanguageModel lm = DjlLanguageModel.load(dir, DeviceOptions.resolve(where), DjlLanguageModel.Options.DEFAULT)) {
-                for (String w : lm.model().loadReport().warnings()) spec.commandLine().getErr().println("warning: " + w);
+            try (LanguageModel lm = modelFlags.open(workload, null)) {
+                if (lm instanceof DjlLanguageModel djl) {
+                    for (String w : djl.model().loadReport().warnings()) spec.commandLine().getErr().println("warning: " + w);
+                }
+                String text = ids != null ? null : promptText(dir, lm);
+                GenerationRequest request = new GenerationRequest(text, ids, maxTokens, sampling, n, seed, stopIds, stops);
                 completion = lm.generate(List.of(request)).get(0);
             }
             print(completion);
@@ -96,7 +98,7 @@ final class GenerateCommand implements Callable<Integer> {
             throw new UserError(e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             // what the engine refuses about a request (e.g. a prompt that encodes to nothing) is the user's to fix
-            throw new UserError(dir + ": " + e.getMessage(), e);
+            throw new UserError((dir != null ? dir : modelFlags.model) + ": " + e.getMessage(), e);
         } finally {
             if (tokenizer != null) tokenizer.close();
         }
@@ -149,18 +151,25 @@ final class GenerateCommand implements Callable<Integer> {
         }
     }
 
-    private String promptText(Path dir, Tokenizer tokenizer) {
+    /**
+     * The prompt as the model reads it: a user turn of its chat format with {@code --chat}; else the text after the
+     * model's BOS (a server adds its own BOS to a completion prompt, as its tokenizer does).
+     *
+     * @param dir the model folder, or null for a served model
+     */
+    private String promptText(Path dir, LanguageModel lm) {
         List<ChatMessage> messages = new ArrayList<>();
         if (system != null) messages.add(ChatMessage.system(system));
         messages.add(ChatMessage.user(prompt));
         PromptFormat format;
         if (chat) {
-            format = PromptFormats.forModel(dir);
+            format = dir == null ? lm.promptFormat() : PromptFormats.forModel(dir);
             if (format instanceof CompletionFormat) {
-                throw new UserError("--chat needs a chat model: " + dir + " has no Llama-3 or ChatML chat_template in tokenizer_config.json");
+                throw new UserError("--chat needs a chat model: " + (dir == null ? "the server reports no chat template for "
+                        + modelFlags.model : dir + " has no Llama-3 or ChatML chat_template in tokenizer_config.json"));
             }
         } else {
-            CompletionFormat own = PromptFormats.completionFor(dir);
+            CompletionFormat own = dir == null ? new CompletionFormat("") : PromptFormats.completionFor(dir);
             // a prompt that already starts with the BOS text must not get a second one
             format = !own.bos().isEmpty() && prompt.startsWith(own.bos()) ? new CompletionFormat("") : own;
         }

@@ -1,16 +1,23 @@
 package dev.ladder.eval.cli;
 
 import dev.ladder.adapters.MergeBase;
+import dev.ladder.eval.experiment.ServerSpec;
 import dev.ladder.eval.run.ModelLoader;
+import dev.ladder.eval.run.ServedModels;
+import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.openai.OpenAiEndpoint;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
- * How a command loads one model in-process ({@code ladder ask}, {@code ladder serve}, {@code ladder bench serve}): one
- * set of flags and one reading of them.
+ * How a command names and loads one model ({@code ladder ask}, {@code generate}, {@code serve}, {@code bench serve},
+ * {@code model logits}): one set of flags and one reading of them, every engine included. {@code --engine auto} is
+ * {@code openai} with {@code --server}, else what the model folder holds ({@link ModelLoader#detectEngine}).
  */
 final class ModelFlags {
     @Option(names = "--model", required = true, paramLabel = "MODEL",
@@ -27,6 +34,19 @@ final class ModelFlags {
     @Option(names = "--device", defaultValue = "auto", paramLabel = "auto|cpu|cuda[:N]",
             description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
     String device;
+    @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|djl|onnx|openai",
+            description = "The engine (default ${DEFAULT-VALUE}: openai with --server, onnx for a folder holding only an ONNX"
+                    + " export, else djl).")
+    String engine;
+    @Option(names = "--server", paramLabel = "URL",
+            description = "engine openai: the server's API root (e.g. http://127.0.0.1:8000/v1); --model is then the name it"
+                    + " serves the model under.")
+    String server;
+    @Option(names = "--server-key-env", paramLabel = "NAME",
+            description = "engine openai: the environment variable holding the server's key (never the key itself).")
+    String apiKeyEnv;
+
+    static final List<String> ENGINES = List.of("auto", "djl", ModelLoader.ONNX, "openai");
 
     /**
      * The merge base a {@code --merge-base} value names.
@@ -44,14 +64,74 @@ final class ModelFlags {
         return MergeBase.valueOf(mb.toUpperCase(Locale.ROOT));
     }
 
-    /** How to load the model for {@code workload}. */
-    ModelLoader.LoadSpec loadSpec(ModelLoader.Workload workload) {
-        return new ModelLoader.LoadSpec("djl", dtype, DeviceOptions.parse(device),
+    /**
+     * The engine these flags name: {@code --engine}, or for {@code auto} openai with {@code --server}, else the one the
+     * model folder implies. Flags that mean nothing to it are refused.
+     *
+     * @throws UserError for an unknown engine, openai without a server, a server or key with an in-process engine, or
+     *                   an adapter, dtype or device given to a served model
+     */
+    String engine() {
+        String e = engine.strip().toLowerCase(Locale.ROOT);
+        if (!ENGINES.contains(e)) {
+            throw new UserError("--engine must be one of " + String.join(", ", ENGINES) + ", got '" + engine + "'");
+        }
+        if (e.equals("auto")) e = server != null ? "openai" : ModelLoader.detectEngine(ModelCommand.resolve(model));
+        if (e.equals("openai")) {
+            if (server == null) {
+                throw new UserError("--engine openai needs --server URL, the server's API root (e.g. http://127.0.0.1:8000/v1)");
+            }
+            if (adapter != null) {
+                throw new UserError("--adapter: engine openai takes no adapter; serve it on the server (vLLM: --lora-modules"
+                        + " NAME=DIR) and give NAME as --model");
+            }
+            if (!dtype.strip().equalsIgnoreCase("auto")) throw new UserError("--dtype: engine openai's server decides the dtype");
+            if (!device.strip().equalsIgnoreCase("auto")) throw new UserError("--device: engine openai's server decides the device");
+        } else if (server != null || apiKeyEnv != null) {
+            throw new UserError((server != null ? "--server" : "--server-key-env") + " applies to --engine openai; the engine"
+                    + " here is " + e + " (" + (engine.strip().equalsIgnoreCase("auto") ? "detected from " + model : "--engine") + ")");
+        }
+        return e;
+    }
+
+    /** How to load the model in-process with {@code engine} (djl or onnx) for {@code workload}. */
+    ModelLoader.LoadSpec loadSpec(String inProcessEngine, ModelLoader.Workload workload) {
+        return new ModelLoader.LoadSpec(inProcessEngine, dtype, DeviceOptions.parse(device),
                 mergeBase(mergeBase, adapter), workload);
     }
 
-    /** Loads the model for serving. */
+    /**
+     * Opens the model: loaded in this process (djl, onnx) for {@code workload}, or connected to (openai).
+     *
+     * @param log where loading says what it loads, or null
+     */
+    LanguageModel open(ModelLoader.Workload workload, PrintWriter log) {
+        String e = engine();
+        if (e.equals("openai")) return connect();
+        if (adapter != null && !Files.isDirectory(adapter)) throw new UserError("adapter directory not found: " + adapter);
+        return ModelLoader.load(ModelCommand.resolve(model), adapter, loadSpec(e, workload), log).model();
+    }
+
+    /** The served model of {@code --server}: reachable, serving {@code --model}, the key accepted. */
+    private LanguageModel connect() {
+        String problem = OpenAiEndpoint.urlProblem(server);
+        if (problem != null) throw new UserError("--server " + server + ": " + problem);
+        if (apiKeyEnv != null && !apiKeyEnv.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new UserError("--server-key-env is the NAME of an environment variable holding the key (e.g. VLLM_API_KEY),"
+                    + " never the key itself");
+        }
+        ServerSpec spec = new ServerSpec(server, model, apiKeyEnv, ServerSpec.DEFAULT_ENDPOINT, null,
+                ServerSpec.DEFAULT_TIMEOUT_SECONDS, 1, ServerSpec.DEFAULT_RETRIES, true);
+        return ServedModels.connect(spec, "--server " + server, "--server-key-env");
+    }
+
+    /** Loads the model for serving (djl or onnx: a served model is not served again). */
     ServeCommand.Session open(int maxBatchRows, String servedName, PrintWriter log) {
-        return ServeCommand.Session.open(model, adapter, mergeBase, dtype, device, maxBatchRows, servedName, log);
+        String e = engine();
+        if (e.equals("openai")) {
+            throw new UserError("--engine openai: this command serves a model it loads itself (djl or onnx); the model"
+                    + " behind --server is served already");
+        }
+        return ServeCommand.Session.open(model, e, adapter, mergeBase, dtype, device, maxBatchRows, servedName, log);
     }
 }

@@ -58,6 +58,11 @@ final class ModelLogitsCommand implements Callable<Integer> {
         List<Integer> ids = GenerateCommand.parseIds(promptIds);
         if (ids.isEmpty()) throw new UserError("--prompt-ids: no ids");
         if (generate < 0) throw new UserError("--generate must be >= 0, got " + generate);
+        String engine = modelFlags.engine();
+        if (!engine.equals("djl")) {
+            throw new UserError("ladder model logits reads the djl engine's logits; the engine here is " + engine
+                    + " (give a model folder with safetensors weights, or --engine djl)");
+        }
         var precision = ModelLoader.engineOptions(modelFlags.dtype);
         Path adapter = modelFlags.adapter;
         var merge = ModelFlags.mergeBase(modelFlags.mergeBase, adapter);

@@ -202,7 +202,7 @@ final class ServeCommand implements Callable<Integer> {
          * @param log where the loading lines go
          * @throws UserError for a missing model or adapter, a bad flag, a model that does not fit
          */
-        static Session open(String model, Path adapter, String mergeBase, String dtype, String device, int maxBatchRows,
+        static Session open(String model, String engine, Path adapter, String mergeBase, String dtype, String device, int maxBatchRows,
                             String servedName, PrintWriter log) {
             DeviceChoice where = DeviceOptions.parse(device);
             MergeBase base = ModelFlags.mergeBase(mergeBase, adapter);
@@ -217,7 +217,7 @@ final class ServeCommand implements Callable<Integer> {
             } catch (ModelException e) {
                 throw new UserError(e.getMessage(), e);
             }
-            ModelLoader.LoadSpec spec = new ModelLoader.LoadSpec("djl", dtype, where,
+            ModelLoader.LoadSpec spec = new ModelLoader.LoadSpec(engine, dtype, where,
                     base,
                     new ModelLoader.Workload(maxBatchRows, Math.min(PLAN_CONTEXT, EngineLimits.defaultContext(config))));
             String modelPrint = Fingerprints.ofDirectory(dir);
@@ -231,7 +231,7 @@ final class ServeCommand implements Callable<Integer> {
                 String name = servedName != null ? servedName.strip() : loaded.model().name();
                 // the BOS a text prompt gets with add_special_tokens: the one the model's own tokenizer adds, if any
                 String bos = PromptFormats.completionFor(dir).bos();
-                ServedModel served = new ServedModel(loaded.model(), name, "djl", fingerprint, bos, tokenizer::decode,
+                ServedModel served = new ServedModel(loaded.model(), name, engine, fingerprint, bos, tokenizer::decode,
                         config.vocabSize());
                 return new Session(loaded, tokenizer, served);
             } catch (ModelException e) {

@@ -233,11 +233,24 @@ public final class ModelLoader {
         return new Checked(device, plan);
     }
 
+    /**
+     * The in-process engine a model folder implies: {@code onnx} for a folder with an ONNX decoder export and no
+     * safetensors weights, {@code djl} otherwise (a folder with both is the PyTorch model with an export beside it).
+     */
+    public static String detectEngine(Path modelDir) {
+        if (!OnnxLanguageModel.hasExport(modelDir)) return "djl";
+        try (var files = Files.list(modelDir)) {
+            return files.anyMatch(f -> f.getFileName().toString().endsWith(".safetensors")) ? "djl" : ONNX;
+        } catch (IOException e) {
+            return "djl";
+        }
+    }
+
     /** The device a load resolved to and its memory plan (whose request holds the weight format). */
     /** @param plan the memory plan (null for the onnx engine, whose export fixes its precision) */
     public record Checked(Placement device, MemoryPlan plan) {}
 
-    static final String ONNX = "onnx";
+    public static final String ONNX = "onnx";
 
     /** The onnx engine's checks: no adapter, a CPU or CUDA device, a folder with a decoder export. */
     private static Checked checkOnnx(Path modelDir, Path adapter, LoadSpec spec) {

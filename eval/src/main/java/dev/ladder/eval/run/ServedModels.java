@@ -23,20 +23,32 @@ public final class ServedModels {
      *                   answer, a model it does not serve)
      */
     public static OpenAiLanguageModel connect(String id, ServerSpec spec) {
+        return connect(spec, "models." + id, "models." + id + ".api_key_env");
+    }
+
+    /**
+     * As {@link #connect(String, ServerSpec)}, for a command's flags: errors start with {@code label}, and an unset key
+     * variable with {@code keyLabel}.
+     */
+    public static OpenAiLanguageModel connect(ServerSpec spec, String label, String keyLabel) {
         try {
-            return OpenAiLanguageModel.connect(endpoint(id, spec), retryPolicy(spec));
+            return OpenAiLanguageModel.connect(endpoint(spec, keyLabel), retryPolicy(spec));
         } catch (EngineUnavailableException | EngineRequestException e) {
-            throw new UserError("models." + id + ": " + e.getMessage(), e);
+            throw new UserError(label + ": " + e.getMessage(), e);
         }
     }
 
     /** The endpoint of a spec, the key read from the environment variable it names. */
     public static OpenAiEndpoint endpoint(String id, ServerSpec spec) {
+        return endpoint(spec, "models." + id + ".api_key_env");
+    }
+
+    private static OpenAiEndpoint endpoint(ServerSpec spec, String keyLabel) {
         String key = null;
         if (spec.apiKeyEnv() != null) {
             key = System.getenv(spec.apiKeyEnv());
             if (key == null || key.isBlank()) {
-                throw new UserError("models." + id + ".api_key_env: the environment variable " + spec.apiKeyEnv()
+                throw new UserError(keyLabel + ": the environment variable " + spec.apiKeyEnv()
                         + " is not set (export it with the server's key, or remove api_key_env for a server without one)");
             }
         }

@@ -101,7 +101,7 @@ class ServeEquivalenceTest {
         StringWriter log = new StringWriter();
         Path served = tmp.resolve("served");
         // served under the directory's own text, so that the tables name the model as the in-process run does
-        try (ServeCommand.Session session = ServeCommand.Session.open(model.toString(), null, "full", "auto", "cpu", 16,
+        try (ServeCommand.Session session = ServeCommand.Session.open(model.toString(), "djl", null, "full", "auto", "cpu", 16,
                 model.toString(), new PrintWriter(log, true));
              OpenAiServer server = OpenAiServer.start(session.served(), ServerOptions.defaults(0, "test"),
                      new PrintWriter(log, true))) {

@@ -11,6 +11,7 @@ import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.SpiderFormat;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.ExOptions;
+import dev.ladder.eval.score.ItemOutcome;
 import dev.ladder.eval.score.ItemScore;
 import dev.ladder.eval.score.Metric;
 import dev.ladder.eval.score.MetricItem;
@@ -23,6 +24,7 @@ import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.em.EmMode;
 import dev.ladder.eval.testsuite.ScoringSetup;
 import dev.ladder.sql.db.Database;
+import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -154,8 +156,9 @@ final class EvalCommand implements Callable<Integer> {
             if (rows.isEmpty()) {
                 // nothing left to score is not a score of 0
                 GoldError first = goldErrors.get(0);
-                throw new UserError(first.where() + ": gold cannot be read: " + first.error()
-                        + (goldErrors.size() > 1 ? " (nor can any of the other " + (goldErrors.size() - 1) + " golds)" : ""));
+                throw new UserError(first.where() + ": " + (first.outcome().equals("gold-unreadable") ? "gold cannot be read: " : "")
+                        + first.error() + (goldErrors.size() > 1 ? " (nor can any of the other " + (goldErrors.size() - 1)
+                        + " golds be read or run)" : ""));
             }
             if (json) printJson(rows, goldErrors, options);
             else printTables(title, rows, goldErrors, options, scorers.values().stream().allMatch(Scoring::hasSuite));
@@ -180,12 +183,15 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     /** One item's built-in scores and every registered metric's value (docs/extending.md), on one prediction. */
-    private record Scored(ItemScore score, String difficulty, Map<String, MetricValue> metrics) {}
+    private record Scored(ItemScore score, String difficulty, Map<String, MetricValue> metrics, String outcome) {}
 
     /** Scores one prediction with the built-in metrics and every registered one: each execution runs once. */
     private static Scored scored(Scoring scoring, MetricItem item, String predicted, String difficulty) {
         Prediction prediction = new Prediction(predicted);
-        return new Scored(scoring.score(item, prediction), difficulty, Metrics.scoreRegistered(item, prediction, scoring));
+        ItemScore score = scoring.score(item, prediction);
+        String outcome = ItemOutcome.of(prediction.sql(), scoring.predictionRun(prediction),
+                scoring.goldResult(scoring.original(), item.golds().get(0)), score.ex());
+        return new Scored(score, difficulty, Metrics.scoreRegistered(item, prediction, scoring), outcome);
     }
 
     /** The mean of a registered metric over the rows it applies to, or null when it applies to none. */
@@ -195,8 +201,11 @@ final class EvalCommand implements Callable<Integer> {
         return values.length == 0 ? null : Arrays.stream(values).average().orElseThrow();
     }
 
-    /** An item left out of every score because EM cannot read its gold; {@code where} is GOLD:LINE or the item. */
-    private record GoldError(String id, String where, String error) {}
+    /**
+     * An item left out of every score because EM cannot read its gold, or the gold timed out or failed on the database;
+     * {@code where} is GOLD:LINE or the item; {@code outcome} is gold-unreadable, gold-timeout or gold-error.
+     */
+    private record GoldError(String id, String where, String error, String outcome) {}
 
     /**
      * A gold that cannot be read is a fault of the gold file, not of the prediction: the item is left out of every
@@ -204,8 +213,17 @@ final class EvalCommand implements Callable<Integer> {
      */
     private static boolean excluded(Scoring scoring, String id, String where, List<String> golds, List<GoldError> errors) {
         var why = scoring.unreadableGold(golds);
-        why.ifPresent(w -> errors.add(new GoldError(id, where, w)));
-        return why.isPresent();
+        if (why.isPresent()) {
+            errors.add(new GoldError(id, where, why.get(), "gold-unreadable"));
+            return true;
+        }
+        // a gold that times out or fails on the database cannot judge a prediction: never the model's error
+        if (scoring.goldResult(scoring.original(), golds.get(0)) instanceof Execution.Failure f) {
+            String outcome = ItemOutcome.of("", null, f, false);
+            errors.add(new GoldError(id, where, "the gold could not run: " + f.error(), outcome));
+            return true;
+        }
+        return false;
     }
 
     private ExOptions options() {
@@ -257,6 +275,7 @@ final class EvalCommand implements Callable<Integer> {
         ArrayNode items = root.putArray("items");
         for (Scored r : rows) {
             ObjectNode item = mapper.valueToTree(r.score());
+            item.put("outcome", r.outcome());
             if (!registered.isEmpty()) {
                 ObjectNode values = item.putObject("metrics");
                 r.metrics().forEach((name, v) -> {
@@ -267,7 +286,8 @@ final class EvalCommand implements Callable<Integer> {
             items.add(item);
         }
         ArrayNode excluded = root.putArray("gold_errors");
-        for (GoldError e : goldErrors) excluded.addObject().put("id", e.id()).put("where", e.where()).put("error", e.error());
+        for (GoldError e : goldErrors) excluded.addObject().put("id", e.id()).put("where", e.where()).put("error", e.error())
+                .put("outcome", e.outcome());
         PrintWriter out = spec.commandLine().getOut();
         try {
             out.println(mapper.writeValueAsString(root));
@@ -289,6 +309,8 @@ final class EvalCommand implements Callable<Integer> {
         out.println();
         String em = "EM (" + options.emMode().label() + ")";
         table(out, "", Map.of("all", rows), em);
+        out.println();
+        out.println("outcomes: " + outcomes(rows));
         if (rows.stream().anyMatch(r -> !r.score().category().isEmpty())) {
             out.println();
             Map<String, List<Scored>> byCategory = new LinkedHashMap<>();
@@ -305,12 +327,21 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
+    /** How many scored items had each outcome, in {@link ItemOutcome#ORDER}: the model's failures apart. */
+    private static String outcomes(List<Scored> rows) {
+        Map<String, Integer> count = new HashMap<>();
+        rows.forEach(r -> count.merge(r.outcome(), 1, Integer::sum));
+        List<String> order = new ArrayList<>(ItemOutcome.ORDER);
+        count.keySet().stream().filter(o -> !order.contains(o)).sorted().forEach(order::add);
+        return String.join(", ", order.stream().filter(count::containsKey).map(o -> o + " " + count.get(o)).toList());
+    }
+
     /** The header's note on items left out for their gold: how many, and where (the first five). */
     private static String excludedNote(List<GoldError> errors) {
         if (errors.isEmpty()) return "";
         List<String> where = errors.stream().limit(5).map(GoldError::where).toList();
-        return "; " + errors.size() + (errors.size() == 1 ? " item excluded, its gold cannot be read: "
-                : " items excluded, their gold cannot be read: ") + String.join(", ", where)
+        return "; " + errors.size() + (errors.size() == 1 ? " item excluded, its gold cannot be read or run: "
+                : " items excluded, their gold cannot be read or run: ") + String.join(", ", where)
                 + (errors.size() > 5 ? ", ..." : "");
     }
 

@@ -7,6 +7,7 @@ import dev.ladder.eval.experiment.ScorerSpec;
 import dev.ladder.eval.report.Report.Run;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ItemResult;
+import dev.ladder.eval.score.ItemOutcome;
 import dev.ladder.pipeline.oracle.OracleModel;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** One line per run: what it ran on, how it was scored, when and from which commit (every caption ends with them). */
 final class Provenance {
@@ -36,7 +38,7 @@ final class Provenance {
         List<String> parts = new ArrayList<>();
         if (e == null) {
             parts.add("no config.yaml (models, benchmark and scorers not recorded)");
-            parts.add("n = " + n + " items");
+            parts.add("n = " + n + " items" + goldFailures(run));
         } else {
             Set<String> used = new LinkedHashSet<>();
             for (RungSpec r : e.rungs()) used.add(r.model());
@@ -77,7 +79,8 @@ final class Provenance {
                         + shard.substring(shard.indexOf('/') + 1) + " = " + shardRemainder(shard) + "), not the whole run:"
                         + " 'ladder merge' joins the shards";
             }
-            parts.add("benchmark " + e.benchmark() + ", split " + e.split() + ", items: " + selection + ", n = " + n);
+            parts.add("benchmark " + e.benchmark() + ", split " + e.split() + ", items: " + selection + ", n = " + n
+                    + goldFailures(run));
             String exModes = info.meta("scorers.ex_modes");
             String ex = exModes != null ? String.join(" and ", exModes.split(","))
                     : e.scorers().exMode().name().toLowerCase(Locale.ROOT);
@@ -95,6 +98,25 @@ final class Provenance {
         parts.add("git " + (sha != null ? sha + ("true".equals(info.env("git.dirty")) ? " (with uncommitted changes)" : "")
                 : "(not recorded)"));
         return who + ": " + String.join("; ", parts) + ".";
+    }
+
+    /**
+     * How many items' golds timed out or failed on the database ({@code ""} when none): they are left out of every
+     * metric, never counted as the model's error.
+     */
+    private static String goldFailures(Run run) {
+        Set<String> timedOut = new TreeSet<>();
+        Set<String> failed = new TreeSet<>();
+        for (ItemResult r : run.results()) {
+            if (ItemOutcome.GOLD_TIMEOUT.equals(r.outcome())) timedOut.add(r.itemId());
+            else if (ItemOutcome.GOLD_ERROR.equals(r.outcome())) failed.add(r.itemId());
+        }
+        failed.removeAll(timedOut);
+        int all = timedOut.size() + failed.size();
+        if (all == 0) return "";
+        return ", of which " + all + (all == 1 ? " item's gold" : " items' golds") + " could not be run ("
+                + timedOut.size() + " timed out, " + failed.size() + " failed) and " + (all == 1 ? "is" : "are")
+                + " left out of every metric (not the model's error; see the outcomes table)";
     }
 
     /** p mod N of shard "i/N"'s positions: i - 1 (the label as recorded; "?" when it does not read as i/N). */

@@ -118,6 +118,7 @@ public final class Report {
     private final ReportTable comparisons;
     private final ReportTable attribution;
     private final ReportTable errors;
+    private final ReportTable outcomes;
     private final ReportTable costs;
     private final ReportTable judgeAgreement;
     private final ReportTable diagnoses;
@@ -138,6 +139,7 @@ public final class Report {
         this.comparisons = compared.comparisons();
         this.attribution = compared.attribution();
         this.errors = ErrorsTable.build(model);
+        this.outcomes = OutcomesTable.build(model);
         this.costs = CostsTable.build(model);
         this.judgeAgreement = model.hasJudge ? JudgeAgreementTable.build(model) : null;
         this.diagnoses = model.allRows().anyMatch(r -> r.diagnosis() != null) ? DiagnosesTable.build(model) : null;
@@ -285,7 +287,8 @@ public final class Report {
 
     /**
      * Rows: cells; columns: n, EX, model calls, prompt and generated tokens per item, the generation cache's share
-     * of calls, cache-hit items, and wall time per item (p50, p95) over the items the cache did not touch.
+     * of calls cached, items with a cached call, wall time per item (p50, p95) over the items the cache did not touch,
+     * and over every item with cached calls at their original cost (marked in the timing column).
      */
     public ReportTable costs() {
         return costs;
@@ -303,6 +306,7 @@ public final class Report {
         difficultyTs().ifPresent(all::add);
         all.add(comparisons);
         attribution().ifPresent(all::add);
+        all.add(outcomes);
         all.add(errors);
         judgeAgreement().ifPresent(all::add);
         diagnoses().ifPresent(all::add);
@@ -342,6 +346,6 @@ public final class Report {
     /** The ids of every table a report can have, whether this one has it or not. */
     public static List<String> tableIds() {
         return List.of("summary", "metrics", "seeds", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts",
-                "comparisons", "attribution", "errors", "judge-agreement", "diagnoses", "oracle-analysis", "oracle-losses", "costs");
+                "comparisons", "attribution", "outcomes", "errors", "judge-agreement", "diagnoses", "oracle-analysis", "oracle-losses", "costs");
     }
 }

@@ -60,8 +60,13 @@ final class ReportModel {
     /** The cells, bottom first, with merged names and {@link Cell#index()} renumbered to the report's order. */
     final List<Cell> cells;
     final Map<String, RungInfo> rungInfo;
-    /** Each cell's rows by item id (sorted, so resampling does not depend on the input's order). */
+    /**
+     * Each cell's scored rows by item id (sorted, so resampling does not depend on the input's order). Rows whose
+     * gold itself timed out or failed are not here: they cannot be scored, and are never the model's error.
+     */
     final Map<String, TreeMap<String, ItemResult>> byRung;
+    /** Each cell's rows whose gold timed out or failed ({@link ItemResult#goldFailed()}), by item id. */
+    final Map<String, TreeMap<String, ItemResult>> goldFailed;
     final List<Declared> declared;
     final Map<String, OracleTrace> oracle;
     final Options options;
@@ -74,7 +79,8 @@ final class ReportModel {
     final List<String> provenance;
 
     private ReportModel(List<Run> runs, List<CellInfo> cellInfo, Map<String, RungInfo> rungInfo,
-                        Map<String, TreeMap<String, ItemResult>> byRung, List<Declared> declared,
+                        Map<String, TreeMap<String, ItemResult>> byRung,
+                        Map<String, TreeMap<String, ItemResult>> goldFailed, List<Declared> declared,
                         Map<String, OracleTrace> oracle, Options options) {
         this.runs = List.copyOf(runs);
         this.runNames = runs.stream().map(Run::name).toList();
@@ -82,6 +88,7 @@ final class ReportModel {
         this.cells = cellInfo.stream().map(CellInfo::cell).toList();
         this.rungInfo = rungInfo;
         this.byRung = byRung;
+        this.goldFailed = goldFailed;
         this.declared = List.copyOf(declared);
         this.oracle = Map.copyOf(oracle);
         this.options = options;
@@ -128,6 +135,7 @@ final class ReportModel {
         List<CellInfo> merged = new ArrayList<>();
         Map<String, RungInfo> rungInfo = new LinkedHashMap<>();
         Map<String, TreeMap<String, ItemResult>> byRung = new LinkedHashMap<>();
+        Map<String, TreeMap<String, ItemResult>> goldFailed = new LinkedHashMap<>();
         List<Declared> declared = new ArrayList<>();
         Map<String, OracleTrace> oracle = new HashMap<>();
         for (int runIndex = 0; runIndex < runs.size(); runIndex++) {
@@ -151,6 +159,7 @@ final class ReportModel {
                 rename.put(c.name(), name);
                 rungRename.put(runRung, rung);
                 byRung.put(name, new TreeMap<>());
+                goldFailed.put(name, new TreeMap<>());
                 Cell renamed = new Cell(merged.size(), name, c.model(), c.adapter(), c.strategy(), c.seed());
                 merged.add(new CellInfo(renamed, rung, runRung, c.seed(), runIndex,
                         run.info().meta("skipped." + c.name())));
@@ -165,7 +174,8 @@ final class ReportModel {
                     throw new IllegalArgumentException("result for item " + r.itemId() + " names cell " + r.cell()
                             + ", which run '" + run.name() + "' does not have");
                 }
-                if (byRung.get(cell).put(r.itemId(), r) != null) {
+                if (byRung.get(cell).containsKey(r.itemId()) || goldFailed.get(cell).containsKey(r.itemId())
+                        || (r.goldFailed() ? goldFailed : byRung).get(cell).put(r.itemId(), r) != null) {
                     throw new IllegalArgumentException("cell " + r.cell() + " has two results for item " + r.itemId());
                 }
                 OracleTrace o = run.oracle().get(Report.oracleKey(r.cell(), r.itemId()));
@@ -173,7 +183,7 @@ final class ReportModel {
             }
             declared.addAll(declared(run, rungRename, rungInfo));
         }
-        return new ReportModel(runs, merged, rungInfo, byRung, declared, oracle, options);
+        return new ReportModel(runs, merged, rungInfo, byRung, goldFailed, declared, oracle, options);
     }
 
     /** The rung a cell belongs to: its name less the {@code @seed} suffix of multi-seed experiments. */

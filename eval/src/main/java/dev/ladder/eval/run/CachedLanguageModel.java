@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -33,8 +34,8 @@ public final class CachedLanguageModel implements LanguageModel {
     private final GenerationCache cache;
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
-    /** Hits of the calls made on each thread: a run answering items in parallel counts each item's own. */
-    private final ThreadLocal<long[]> threadHits = ThreadLocal.withInitial(() -> new long[1]);
+    /** Per thread: hits, then the milliseconds the hits' original calls took (prefill and decode, as stored). */
+    private final ThreadLocal<long[]> threadHits = ThreadLocal.withInitial(() -> new long[2]);
 
     public CachedLanguageModel(LanguageModel inner, String modelFingerprint, String adapterFingerprint,
                                GenerationCache cache) {
@@ -79,9 +80,19 @@ public final class CachedLanguageModel implements LanguageModel {
         }
         misses.addAndGet(missing.size());
         hits.addAndGet(requests.size() - missing.size());
-        threadHits.get()[0] += requests.size() - missing.size();
+        long[] mine = threadHits.get();
+        mine[0] += requests.size() - missing.size();
         List<Completion> out = new ArrayList<>(requests.size());
-        for (String k : keys) out.add(found.get(k));
+        Set<String> sent = missing.keySet();
+        long original = 0;
+        for (String k : keys) {
+            Completion c = found.get(k);
+            // a hit cost nothing now; what its original call took is what the answer would have cost without the cache.
+            // Requests decoded together each carry the batch's time: the longest, not the sum, is the call's.
+            if (!sent.contains(k)) original = Math.max(original, Math.max(0, c.prefillMillis()) + Math.max(0, c.decodeMillis()));
+            out.add(c);
+        }
+        mine[1] += original;
         return out;
     }
 
@@ -93,6 +104,15 @@ public final class CachedLanguageModel implements LanguageModel {
     /** Requests answered without the wrapped model in calls made on the current thread. */
     public long hitsOnThisThread() {
         return threadHits.get()[0];
+    }
+
+    /**
+     * What the original calls of this thread's hits took, in milliseconds (their prefill and decode time as the cache
+     * stored it; per call, the longest of its hits, since requests decoded together each carry the batch's time): the
+     * model time the cached answers would have cost.
+     */
+    public long hitMillisOnThisThread() {
+        return threadHits.get()[1];
     }
 
     /** Requests sent to the wrapped model. */

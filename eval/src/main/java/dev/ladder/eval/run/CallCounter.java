@@ -15,15 +15,23 @@ import java.util.Objects;
  */
 final class CallCounter implements LanguageModel {
 
-    /** Calls so far, how many of them the cache answered, and the completions they asked for. */
-    record Snapshot(int calls, int cached, int completions) {
-        Snapshot minus(Snapshot earlier) {
-            return new Snapshot(calls - earlier.calls, cached - earlier.cached, completions - earlier.completions);
+    /**
+     * Calls so far, how many of them the cache answered, the completions they asked for, and what the cached calls'
+     * original calls took (milliseconds of prefill and decode, as the generation cache stored them).
+     */
+    record Snapshot(int calls, int cached, int completions, long cachedMillis) {
+        Snapshot(int calls, int cached, int completions) {
+            this(calls, cached, completions, 0);
         }
 
-        /** With {@code n} more calls of one completion each, each answered from a cache. */
+        Snapshot minus(Snapshot earlier) {
+            return new Snapshot(calls - earlier.calls, cached - earlier.cached, completions - earlier.completions,
+                    cachedMillis - earlier.cachedMillis);
+        }
+
+        /** With {@code n} more calls of one completion each, each answered from a cache (at no recorded cost). */
         Snapshot plusCached(int n) {
-            return new Snapshot(calls + n, cached + n, completions + n);
+            return new Snapshot(calls + n, cached + n, completions + n, cachedMillis);
         }
     }
 
@@ -47,7 +55,8 @@ final class CallCounter implements LanguageModel {
 
     Snapshot snapshot() {
         int[] counts = calls.get();
-        return new Snapshot(counts[0], cache == null ? 0 : (int) cache.hitsOnThisThread(), counts[1]);
+        return new Snapshot(counts[0], cache == null ? 0 : (int) cache.hitsOnThisThread(), counts[1],
+                cache == null ? 0 : cache.hitMillisOnThisThread());
     }
 
     @Override

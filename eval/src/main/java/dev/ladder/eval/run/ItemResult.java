@@ -1,6 +1,7 @@
 package dev.ladder.eval.run;
 
 import dev.ladder.eval.score.BuiltInMetrics;
+import dev.ladder.eval.score.ItemOutcome;
 import dev.ladder.eval.score.MetricValue;
 import dev.ladder.eval.score.Metrics;
 import java.util.Collections;
@@ -39,12 +40,40 @@ import java.util.Objects;
  *                        registered metric's
  * @param completions     the completions those calls asked for (a request for n samples asks for n); 0 when not
  *                        counted (rows stored before completions were)
+ * @param cachedMillis    what the original calls of the cached calls took (their prefill and decode milliseconds, as
+ *                        the generation cache stored them; 0 when none, or not recorded): the model time the cache
+ *                        saved this row, for the costs of rungs whose answers the cache gave
+ * @param outcome         what happened, the failures apart ({@link ItemOutcome}: {@code mismatch}, {@code
+ *                        empty-result}, {@code pred-timeout}, {@code pred-error:syntax}, {@code gold-timeout}, ...)
  */
 public record ItemResult(String cell, String itemId, String category, String difficulty, String question,
                          String gold, String predicted, String error, String errorClass, String chosen,
                          int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
                          int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores,
-                         int completions) {
+                         int completions, long cachedMillis, String outcome) {
+
+    /** A row with no cached model time recorded. */
+    public ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                      String gold, String predicted, String error, String errorClass, String chosen,
+                      int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
+                      int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores,
+                      int completions, String outcome) {
+        this(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen, promptTokens,
+                generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls, diagnosis, scores,
+                completions, 0, outcome);
+    }
+
+    /** A row whose outcome is what its EX, prediction and error imply ({@link ItemOutcome#derived}). */
+    public ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                      String gold, String predicted, String error, String errorClass, String chosen,
+                      int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
+                      int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores,
+                      int completions) {
+        this(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen, promptTokens,
+                generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls, diagnosis, scores,
+                completions, ItemOutcome.derived(predicted, error,
+                        scores.getOrDefault(BuiltInMetrics.EX.name(), MetricValue.ABSENT).holds()));
+    }
 
     /** A row whose calls asked for one completion each. */
     public ItemResult(String cell, String itemId, String category, String difficulty, String question,
@@ -66,10 +95,16 @@ public record ItemResult(String cell, String itemId, String category, String dif
         Objects.requireNonNull(cell, "cell");
         Objects.requireNonNull(itemId, "itemId");
         Objects.requireNonNull(predicted, "predicted");
-        if (calls < 0 || cachedCalls < 0 || cachedCalls > calls || completions < 0) {
+        if (calls < 0 || cachedCalls < 0 || cachedCalls > calls || completions < 0 || cachedMillis < 0) {
             throw new IllegalArgumentException("calls " + calls + ", cached " + cachedCalls + ", completions " + completions);
         }
         scores = Collections.unmodifiableMap(new LinkedHashMap<>(scores));
+        Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /** Whether the gold itself timed out or failed: the row cannot be scored and is left out of every metric. */
+    public boolean goldFailed() {
+        return ItemOutcome.goldFailed(outcome);
     }
 
     /**
@@ -158,7 +193,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
         m.put(metric, value);
         return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
                 promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
-                diagnosis, m, completions);
+                diagnosis, m, completions, cachedMillis, outcome);
     }
 
     /** A row not judged, without a diagnosis. */
@@ -178,7 +213,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
     public ItemResult reusedIn(String otherCell) {
         return new ItemResult(otherCell, itemId, category, difficulty, question, gold, predicted, error, errorClass,
                 chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, calls,
-                diagnosis, scores, completions);
+                diagnosis, scores, completions, cachedMillis, outcome);
     }
 
     /** This row with the judge's verdict. */
@@ -188,7 +223,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
         m.remove(JUDGE);
         return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
                 promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
-                diagnosis, m, completions);
+                diagnosis, m, completions, cachedMillis, outcome);
     }
 
     /** A row without call counts and with one EX mode. */

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.experiment.Cell;
+import dev.ladder.eval.score.BuiltInMetrics;
+import dev.ladder.eval.score.ItemOutcome;
+import dev.ladder.eval.score.MetricValue;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -19,7 +22,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
-import dev.ladder.eval.score.MetricValue;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -49,7 +51,7 @@ import java.util.TreeMap;
 public final class ResultsStore implements AutoCloseable {
 
     /** The schema this code writes; a file with another {@code user_version} is refused. */
-    public static final int SCHEMA_VERSION = 5;
+    public static final int SCHEMA_VERSION = 6;
     /** {@code PRAGMA application_id} of a results store ("LDRR"), so a foreign SQLite file is not mistaken for one. */
     static final int APPLICATION_ID = 0x4C445252;
 
@@ -108,6 +110,15 @@ public final class ResultsStore implements AutoCloseable {
             ALTER TABLE results ADD COLUMN completions INTEGER NOT NULL DEFAULT 0;
             """;
 
+    /**
+     * Version 6's columns: each row's outcome (NULL on older rows: derived from EX, the prediction and its error) and
+     * what its cached calls' original calls took (0 on older rows: not recorded).
+     */
+    private static final String OUTCOME = """
+            ALTER TABLE results ADD COLUMN outcome TEXT;
+            ALTER TABLE results ADD COLUMN cached_millis INTEGER NOT NULL DEFAULT 0;
+            """;
+
     private static final String SCHEMA = """
             CREATE TABLE cells (
               name     TEXT    PRIMARY KEY,
@@ -121,13 +132,14 @@ public final class ResultsStore implements AutoCloseable {
               key   TEXT PRIMARY KEY,
               value TEXT NOT NULL
             );
-            """ + ITEMS + RESULTS.formatted("results") + SCORES + COMPLETIONS;
+            """ + ITEMS + RESULTS.formatted("results") + SCORES + COMPLETIONS + OUTCOME;
 
     /**
      * What takes an older store to this schema, one version at a time (a version-1 run keeps its rows; their call
      * counts read as 0; rows before version 3 are not judged and have no diagnosis). Version 4 moves each item's
      * facts to {@code items} and every metric's value to {@code scores}, one row per metric, in the file itself.
-     * Version 5 adds each row's completions (0 on older rows: not counted).
+     * Version 5 adds each row's completions (0 on older rows: not counted). Version 6 adds each row's outcome (older
+     * rows: derived, a wrong answer that ran reading "not split").
      */
     private static final Map<Integer, String> UPGRADES = Map.of(1, """
             ALTER TABLE results ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
@@ -152,11 +164,11 @@ public final class ResultsStore implements AutoCloseable {
               prompt_tokens, generated_tokens, millis, calls, cached_calls, diagnosis, trace_json FROM results;
             DROP TABLE results;
             ALTER TABLE results_v4 RENAME TO results;
-            """, 4, COMPLETIONS);
+            """, 4, COMPLETIONS, 5, OUTCOME);
 
     private static final List<String> RESULT_COLUMNS = List.of("cell", "item_id", "item_order", "predicted", "error",
             "error_class", "chosen", "prompt_tokens", "generated_tokens", "millis", "calls", "cached_calls", "diagnosis",
-            "trace_json", "completions");
+            "trace_json", "completions", "outcome", "cached_millis");
     /** Insert, or replace every column but the key of an existing (cell, item_id) row (a re-score). */
     private static final String UPSERT_RESULT = "INSERT INTO results (" + String.join(", ", RESULT_COLUMNS) + ") VALUES ("
             + String.join(", ", Collections.nCopies(RESULT_COLUMNS.size(), "?")) + ") ON CONFLICT (cell, item_id) DO UPDATE SET "
@@ -171,7 +183,7 @@ public final class ResultsStore implements AutoCloseable {
     /** A result row joined with its item; scores are read separately and attached. */
     private static final String SELECT_RESULTS = "SELECT r.cell, r.item_id, r.item_order, i.category, i.difficulty, "
             + "i.question, i.gold, r.predicted, r.error, r.error_class, r.chosen, r.prompt_tokens, r.generated_tokens, "
-            + "r.millis, i.tables, i.joins, i.aggregates, i.nesting, r.calls, r.cached_calls, r.diagnosis, r.completions "
+            + "r.millis, i.tables, i.joins, i.aggregates, i.nesting, r.calls, r.cached_calls, r.diagnosis, r.completions, r.outcome, r.cached_millis "
             + "FROM results r JOIN items i ON i.item_id = r.item_id JOIN cells c ON c.name = r.cell";
 
     private final Path file;
@@ -374,7 +386,9 @@ public final class ResultsStore implements AutoCloseable {
                     s.setInt(i++, r.cachedCalls());
                     s.setString(i++, r.diagnosis());
                     s.setString(i++, traceJson);
-                    s.setInt(i, r.completions());
+                    s.setInt(i++, r.completions());
+                    s.setString(i++, r.outcome());
+                    s.setLong(i, r.cachedMillis());
                     s.executeUpdate();
                 }
                 // a re-score replaces the row's metrics as a whole
@@ -498,13 +512,19 @@ public final class ResultsStore implements AutoCloseable {
                 while (rs.next()) {
                     String c = rs.getString("cell");
                     String item = rs.getString("item_id");
+                    String predicted = rs.getString("predicted");
+                    String error = rs.getString("error");
+                    String outcome = rs.getString("outcome");
+                    Map<String, MetricValue> rowScores = scores.getOrDefault(c + '\u0000' + item, Map.of());
                     out.add(new ItemResult(c, item, rs.getString("category"), rs.getString("difficulty"),
-                            rs.getString("question"), rs.getString("gold"), rs.getString("predicted"),
-                            rs.getString("error"), rs.getString("error_class"), rs.getString("chosen"),
+                            rs.getString("question"), rs.getString("gold"), predicted,
+                            error, rs.getString("error_class"), rs.getString("chosen"),
                             rs.getInt("prompt_tokens"), rs.getInt("generated_tokens"), rs.getLong("millis"),
                             rs.getInt("tables"), rs.getInt("joins"), rs.getInt("aggregates"), rs.getInt("nesting"),
                             rs.getInt("calls"), rs.getInt("cached_calls"), rs.getString("diagnosis"),
-                            scores.getOrDefault(c + '\u0000' + item, Map.of()), rs.getInt("completions")));
+                            rowScores, rs.getInt("completions"), rs.getLong("cached_millis"), outcome != null ? outcome
+                            : ItemOutcome.derived(predicted, error, rowScores.getOrDefault(BuiltInMetrics.EX.name(),
+                                    MetricValue.ABSENT).holds())));
                 }
             }
         } catch (SQLException e) {

@@ -5,6 +5,7 @@ import dev.ladder.eval.bench.GoldFeatures;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.score.BuiltInMetrics;
 import dev.ladder.eval.score.ErrorTaxonomy;
+import dev.ladder.eval.score.ItemOutcome;
 import dev.ladder.eval.score.MetricItem;
 import dev.ladder.eval.score.MetricValue;
 import dev.ladder.eval.score.Metrics;
@@ -18,8 +19,8 @@ import java.util.Map;
 
 /**
  * Turns one answer into its results-store row: every metric's value (the built-in ones, EX in the second mode, every
- * registered metric, all on one {@link Prediction} so that each execution runs once), the error class, the gold's
- * features and the pipeline's own diagnosis.
+ * registered metric, all on one {@link Prediction} so that each execution runs once), the error class, the outcome
+ * (the model's failures and the gold's apart), the gold's features and the pipeline's own diagnosis.
  *
  * @param main     the scorer of the experiment's EX mode, with its test suite
  * @param alsoEx   the scorer of the second EX mode, or null
@@ -39,12 +40,15 @@ public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
         scores.putAll(Metrics.scoreRegistered(metricItem, prediction, main));
         boolean ex = scores.get(BuiltInMetrics.EX.name()).holds();
         String errorClass = taxonomy.classify(item.sql(), answer.sql(), va.holds(), ex).label();
+        // both runs are the ones VA and EX made (each runs once)
+        String outcome = ItemOutcome.of(answer.sql(), main.predictionRun(prediction),
+                main.goldResult(main.original(), item.allGold().get(0)), ex);
         GoldFeatures gold = GoldFeatures.of(item.sql());
         Trace t = answer.trace();
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
                 answer.sql(), va.detail(), errorClass, t.chosen(), t.promptTokens(), t.generatedTokens(), t.millis(),
                 gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(), calls.calls(), calls.cached(),
-                diagnosis(t), scores, calls.completions());
+                diagnosis(t), scores, calls.completions(), calls.cachedMillis(), outcome);
     }
 
     /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */

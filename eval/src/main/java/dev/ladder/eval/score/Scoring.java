@@ -180,6 +180,11 @@ public final class Scoring {
         return tiedOrders.computeIfAbsent(db.name() + '\u0000' + run, k -> TiedOrder.of(db, run));
     }
 
+    /** The prediction as written, run once on the scoring database (VA's run); null when there is no SQL. */
+    public Execution predictionRun(Prediction prediction) {
+        return prediction.isEmpty() ? null : prediction.run(original, prediction.sql(), original::execute);
+    }
+
     /** The gold's result on {@code db}, run once. */
     public Execution goldResult(Database db, String gold) {
         String run = ExecutionMatch.prepare(gold, options, db.dialect());

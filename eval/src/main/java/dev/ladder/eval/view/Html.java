@@ -55,7 +55,7 @@ final class Html {
             nav a{color:#fff;margin-right:1.5em;text-decoration:none}main{padding:1em 1.5em}
             table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.2em .5em;font-size:.9em}
             th{background:#eef}td.num{text-align:right}pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap;
-            word-break:break-word;margin:.2em 0}.ok{color:#070}.bad{color:#b00}.step{border-left:3px solid #9ab;
+            word-break:break-word;margin:.2em 0}.ok{color:#070}.bad{color:#b00}.warn{color:#a60}.step{border-left:3px solid #9ab;
             padding-left:.6em;margin:.4em 0}.kind{font-weight:bold}.muted{color:#777}.filters select,.filters input{margin:0 .6em .4em 0}
             .sql-kw{color:#00f;font-weight:bold}.del{background:#fdd;text-decoration:line-through}.ins{background:#dfd}
             img{max-width:720px;display:block;margin:.5em 0}.oracle{background:#fff3cd;border:1px solid #e0c060;padding:.5em}

@@ -9,6 +9,7 @@ import dev.ladder.eval.report.RunLoader;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
+import dev.ladder.eval.score.ItemOutcome;
 import dev.ladder.eval.score.Metrics;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.sql.db.Database;
@@ -253,6 +254,7 @@ public final class RunViewer {
                     m.put("category", x.category());
                     m.put("difficulty", x.difficulty());
                     m.put("errorClass", x.errorClass());
+                    m.put("outcome", x.outcome());
                     m.put("va", x.va());
                     m.put("ex", x.ex());
                     m.put("em", x.em());
@@ -268,16 +270,24 @@ public final class RunViewer {
                 + "<select id=\"f-category\"><option value=\"\">every category</option></select>"
                 + "<select id=\"f-difficulty\"><option value=\"\">every difficulty</option></select>"
                 + "<select id=\"f-error\"><option value=\"\">every error class</option></select>"
+                + "<select id=\"f-outcome\"><option value=\"\">every outcome</option></select>"
                 + "<select id=\"f-rung\"><option value=\"\">every rung</option></select>"
                 + "<select id=\"f-change\"><option value=\"\">any outcome</option><option value=\"fixed\">fixed by</option>"
                 + "<option value=\"broken\">broken by</option></select>"
                 + "<select id=\"f-by\"></select> relative to <select id=\"f-base\"><option value=\"\">the rung below</option></select>"
                 + "<input id=\"f-text\" placeholder=\"search questions and SQL\" size=\"30\"></div>"
                 + "<p id=\"count\"></p><table id=\"items\"><thead><tr><th>#</th><th>run</th><th>rung</th><th>category</th>"
-                + "<th>difficulty</th><th>error class</th><th>VA</th><th>EX</th><th>EM</th><th>TS</th><th>question</th>"
+                + "<th>difficulty</th><th>error class</th><th>outcome</th><th>VA</th><th>EX</th><th>EM</th><th>TS</th><th>question</th>"
                 + "<th>SQL</th></tr></thead><tbody></tbody></table>"
                 + "<script id=\"data\" type=\"application/json\">" + Html.json(Map.of("rows", data, "rungs", rungs)) + "</script>"
                 + "<script>" + ITEMS_SCRIPT + "</script>";
+    }
+
+    /** An outcome for an item page; a gold that could not run is said to be the benchmark's, not the model's. */
+    static String outcomeText(String outcome) {
+        return ItemOutcome.goldFailed(outcome)
+                ? "<span class=\"warn\">" + Html.text(outcome) + " (the gold could not run: not scored, not the model's error)</span>"
+                : Html.text(outcome);
     }
 
     static final String ITEMS_SCRIPT = """
@@ -287,7 +297,7 @@ public final class RunViewer {
               [...new Set(values)].filter(v => v !== null && v !== undefined).sort().forEach(v => {
                 const o = document.createElement('option'); o.value = v; o.textContent = v; s.appendChild(o); }); }
             fill('f-category', rows.map(r => r.category)); fill('f-difficulty', rows.map(r => r.difficulty));
-            fill('f-error', rows.map(r => r.errorClass));
+            fill('f-error', rows.map(r => r.errorClass)); fill('f-outcome', rows.map(r => r.outcome));
             for (const id of ['f-rung', 'f-by', 'f-base']) rungs.forEach(g => { const o = document.createElement('option');
               o.value = g; o.textContent = g; document.getElementById(id).appendChild(o); });
             const ex = {}; rows.forEach(r => { ex[r.run + '|' + r.id + '|' + r.rung] = r.ex; });
@@ -303,6 +313,7 @@ public final class RunViewer {
               const text = v('f-text').toLowerCase(), kind = v('f-change');
               const shown = rows.filter(r => (!v('f-category') || r.category === v('f-category'))
                 && (!v('f-difficulty') || r.difficulty === v('f-difficulty')) && (!v('f-error') || r.errorClass === v('f-error'))
+                && (!v('f-outcome') || r.outcome === v('f-outcome'))
                 && (!v('f-rung') || r.rung === v('f-rung')) && (!kind || changed(r, kind, v('f-by'), v('f-base')))
                 && (!text || (r.question || '').toLowerCase().includes(text) || (r.sql || '').toLowerCase().includes(text)
                     || (r.gold || '').toLowerCase().includes(text)));
@@ -311,6 +322,7 @@ public final class RunViewer {
                 const a = document.createElement('a'); a.href = 'item/' + r.n + '.html'; a.textContent = r.id;
                 const first = document.createElement('td'); first.appendChild(a); tr.appendChild(first);
                 cell(tr, r.run); cell(tr, r.rung); cell(tr, r.category); cell(tr, r.difficulty); cell(tr, r.errorClass);
+                cell(tr, r.outcome, r.outcome.startsWith('gold-') ? 'warn' : null);
                 cell(tr, yes(r.va), r.va ? 'ok' : 'bad'); cell(tr, yes(r.ex), r.ex ? 'ok' : 'bad'); cell(tr, yes(r.em)); cell(tr, yes(r.ts));
                 cell(tr, r.question); cell(tr, r.sql); body.appendChild(tr); }
               const items = new Set(shown.map(r => r.run + '|' + r.id)).size;
@@ -345,7 +357,8 @@ public final class RunViewer {
                             .append(x.ts() == null ? "" : flag("TS", x.ts()))
                             .append(x.judge() == null ? "" : flag("Judge", x.judge()))
                             .append(otherMetrics(x))
-                            .append(" · error class ").append(Html.text(x.errorClass())).append(" · chosen ").append(Html.text(x.chosen()))
+                            .append(" · error class ").append(Html.text(x.errorClass()))
+                            .append(" · outcome ").append(outcomeText(x.outcome())).append(" · chosen ").append(Html.text(x.chosen()))
                             .append(" · ").append(x.promptTokens()).append(" + ").append(x.generatedTokens()).append(" tokens, ")
                             .append(x.millis()).append(" ms</p>").append(sql(x.predicted()))
                             .append(x.error() != null ? "<p class=\"bad\">" + Html.text(x.error()) + "</p>" : result(rdb, x.predicted()))

@@ -243,7 +243,7 @@ class EvalCommandTest {
         assertThat(r.err()).isEmpty();
         assertThat(r.code()).isZero();
         assertThat(r.out().lines().findFirst().orElseThrow()).startsWith("broken-gold.txt: 2 items, ")
-                .contains("; 1 item excluded, its gold cannot be read: " + gold + ":2");
+                .contains("; 1 item excluded, its gold cannot be read or run: " + gold + ":2");
         // 1 of the 2 scored items right
         assertThat(r.out()).containsPattern("all\\s+2\\s+1\\.000\\s+0\\.500\\s+0\\.500\\s+missing");
 
@@ -257,6 +257,31 @@ class EvalCommandTest {
         assertThat(excluded.get("id").asText()).isEqualTo("2");
         assertThat(excluded.get("where").asText()).isEqualTo(gold + ":2");
         assertThat(excluded.get("error").asText()).contains("cannot parse");
+    }
+
+    @Test
+    void aGoldThatFailsOnTheDatabaseIsExcludedAndEveryOutcomeIsApart() throws IOException {
+        Path sqlite = smallSqlite();
+        Path gold = Files.write(dir.resolve("outcome-gold.txt"), List.of(
+                "SELECT x FROM t\tsmall", "SELECT x FROM t\tsmall", "SELECT x FROM t WHERE x > 1\tsmall",
+                "SELECT x FROM t\tsmall", "SELECT x FROM archived_t\tsmall", "SELECT x FROM t\tsmall"));
+        Path pred = Files.write(dir.resolve("outcome-pred.txt"), List.of(
+                "SELECT x FROM t", "SELECT x FROM t WHERE x > 5", "SELECT x FROM t WHERE x < 2", "SELEC x FROM t",
+                "SELECT x FROM t", "SELECT y FROM t"));
+        Run r = run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(), "--no-suite");
+        assertThat(r.code()).as(r.err()).isZero();
+        // the gold that reads a missing table is not the model's error: left out, named
+        assertThat(r.out().lines().findFirst().orElseThrow()).startsWith("outcome-gold.txt: 5 items, ")
+                .contains("; 1 item excluded, its gold cannot be read or run: " + gold + ":5");
+        assertThat(r.out()).contains("outcomes: correct 1, mismatch 1, empty-result 1, pred-error:syntax 1,"
+                + " pred-error:unknown-column 1");
+        JsonNode root = JSON.readTree(run("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred",
+                pred.toString(), "--no-suite", "--json").out());
+        assertThat(root.get("items")).extracting(i -> i.get("outcome").asText())
+                .containsExactly("correct", "empty-result", "mismatch", "pred-error:syntax", "pred-error:unknown-column");
+        JsonNode excluded = root.get("gold_errors").get(0);
+        assertThat(excluded.get("outcome").asText()).isEqualTo("gold-error");
+        assertThat(excluded.get("error").asText()).startsWith("the gold could not run: UNKNOWN_TABLE");
     }
 
     @Test

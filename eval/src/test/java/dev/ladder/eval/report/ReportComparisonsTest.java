@@ -217,11 +217,34 @@ class ReportComparisonsTest {
         assertThat(column(c, "requests/item")).containsExactly("2.0");
         // rows built without a completion count ask one completion per request
         assertThat(column(c, "completions/item")).containsExactly("2.0");
-        assertThat(column(c, "cached calls")).containsExactly("0.625"); // 5 of 8
-        assertThat(column(c, "cache-hit items")).containsExactly("3");
+        assertThat(column(c, "share of calls cached")).containsExactly("0.625"); // 5 of 8
+        assertThat(column(c, "items with a cached call")).containsExactly("3");
         assertThat(column(c, "timed items")).containsExactly("1");
         assertThat(column(c, "p50 ms")).containsExactly("1000.0");
         assertThat(column(c, "EX")).containsExactly("0.750");
+    }
+
+    @Test
+    void aRungWhoseAnswersAllCameFromTheCacheHasItsOriginalCallsCostMarkedAsSuch() {
+        Experiment e = experiment("strategies: [agent-0]\n");
+        List<ItemResult> rows = new ArrayList<>();
+        // every call cached: 3 ms of the rung's own work per item, plus what the original calls took
+        long[] original = {400, 600, 800};
+        for (int i = 0; i < 3; i++) {
+            ItemResult plain = new ItemResult("agent-0", id(i), "c", "easy", "question", "SELECT 1", "SELECT 1", true, true,
+                    false, null, null, "correct", "standard", 100, 10, 3, 1, 0, 0, 0, 1, 1, null);
+            rows.add(new ItemResult(plain.cell(), plain.itemId(), plain.category(), plain.difficulty(), plain.question(),
+                    plain.gold(), plain.predicted(), null, plain.errorClass(), plain.chosen(), 100, 10, 3, 1, 0, 0, 0, 1, 1,
+                    null, plain.scores(), 1, original[i], "correct"));
+        }
+        ReportTable c = Report.of(new Report.Run("t", e.cells(), rows, new RunInfo(e, Map.of(), Map.of())),
+                Report.Options.DEFAULT).costs();
+        assertThat(column(c, "timed items")).containsExactly("0");
+        assertThat(column(c, "p50 ms")).containsExactly("");
+        assertThat(column(c, "p50 ms, all items")).containsExactly("603.0");
+        assertThat(column(c, "p95 ms, all items")).containsExactly("783.0");
+        assertThat(column(c, "timing")).containsExactly("every item cached: its calls at their original cost");
+        assertThat(c.description()).contains("a cached call at what its original call took");
     }
 
     private static String id(int i) {

@@ -135,7 +135,7 @@ class ReportTest {
         assertThat(column(r.comparisons(), "metric")).containsExactly("EX");
         assertThat(r.summary().description()).contains("missing for every rung: no result has a test-suite outcome");
         assertThat(r.tables()).extracting(ReportTable::id)
-                .containsExactly("summary", "category-ex", "difficulty-ex", "comparisons", "attribution", "errors");
+                .containsExactly("summary", "category-ex", "difficulty-ex", "comparisons", "attribution", "outcomes", "errors");
     }
 
     @Test

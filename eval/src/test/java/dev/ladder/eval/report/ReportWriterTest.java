@@ -41,7 +41,7 @@ class ReportWriterTest {
         assertThat(names).contains("report.md", "costs.md", "report.json", "costs.json", "summary.csv",
                 "category-ts.tex", "comparisons.tex", "attribution.csv", "errors.csv", "costs.tex", "ex-by-rung.svg",
                 "ex-by-rung.png", "category-ex.svg", "category-ex.png");
-        assertThat(names).hasSize(2 + 9 + 9 + 2 + 2 + 2);
+        assertThat(names).hasSize(2 + 10 + 10 + 2 + 2 + 2);
         for (Path p : written) {
             assertThat(Files.size(p)).as(p.toString()).isPositive();
             assertThat(Files.readAllBytes(second.resolve(p.getFileName()))).as(p.getFileName().toString())

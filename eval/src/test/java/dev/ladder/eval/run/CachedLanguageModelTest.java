@@ -127,6 +127,26 @@ class CachedLanguageModelTest {
     }
 
     @Test
+    void aHitCarriesWhatItsOriginalCallTookAndABatchCountsOnce() {
+        CountingModel inner = new CountingModel();
+        try (GenerationCache cache = GenerationCache.open(tmp.resolve("timed.sqlite"))) {
+            CachedLanguageModel m = new CachedLanguageModel(inner, "model-fp", "", cache);
+            // call 1 took 3 + 11 ms, call 2 took 6 + 22 ms
+            m.generate(List.of(req("a")));
+            m.generate(List.of(req("b")));
+            assertThat(m.hitMillisOnThisThread()).isZero();
+            m.generate(List.of(req("a")));
+            assertThat(m.hitMillisOnThisThread()).isEqualTo(14);
+            // two hits answered together count as one call: the longer of the two
+            m.generate(List.of(req("a"), req("b")));
+            assertThat(m.hitMillisOnThisThread()).isEqualTo(14 + 28);
+            // a miss adds nothing: its time is measured where it is spent
+            m.generate(List.of(req("c")));
+            assertThat(m.hitMillisOnThisThread()).isEqualTo(42);
+        }
+    }
+
+    @Test
     void keyDependsOnEveryDecodingParameterAndFingerprint() {
         GenerationRequest base = new GenerationRequest("prompt", null, 64, new Sampling(0.7, 40, 0.9), 2, 11,
                 Set.of(2, 5), List.of(";", "\n\n"));

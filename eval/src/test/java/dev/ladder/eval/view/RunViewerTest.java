@@ -3,8 +3,10 @@ package dev.ladder.eval.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.experiment.Cell;
+import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
+import dev.ladder.eval.score.ItemOutcome;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,5 +74,24 @@ class RunViewerTest {
         assertThat(cut).contains("(the first 10 of 326 rows)");
         assertThat(cut.split("<tr>", -1)).hasSize(1 + 1 + 10); // before the table, the header, ten rows
         assertThat(RunViewer.result(db, "SELECT city FROM offices")).doesNotContain("first");
+    }
+
+    @Test
+    void theItemsAndItemPagesSayEachOutcomeAndAGoldFailureIsNotTheModels() {
+        Path run = tmp.resolve("outcomes");
+        RunDirectory dir = RunDirectory.create(run);
+        try (ResultsStore s = dir.openResults()) {
+            s.putCell(new Cell(0, "agent-1", "m", "", "agent-1", 0));
+            ItemResult wrong = ViewBrowserTest.row("agent-1", "q1", "Which cities have offices?", "SELECT city FROM offices",
+                    false, "wrong-column");
+            s.put(new ItemResult(wrong.cell(), "q1", wrong.category(), wrong.difficulty(), wrong.question(), "SELECT city FROM gone",
+                    wrong.predicted(), null, wrong.errorClass(), wrong.chosen(), 1, 1, 1, 1, 0, 0, 0, 1, 0, null,
+                    wrong.scores(), 1, ItemOutcome.GOLD_ERROR), 0, ViewBrowserTest.trace("q1", "agent-1", "x", "SELECT city FROM offices"));
+        }
+        RunViewer v = RunViewer.of(List.of(run));
+        assertThat(page(v, "items.html")).contains("<th>outcome</th>").contains("\"outcome\":\"gold-error\"")
+                .contains("every outcome");
+        assertThat(page(v, "item/0.html")).contains("outcome <span class=\"warn\">gold-error (the gold could not run: not"
+                + " scored, not the model's error)</span>");
     }
 }

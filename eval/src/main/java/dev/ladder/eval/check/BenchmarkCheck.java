@@ -4,11 +4,15 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.JsonlBenchmarks;
+import dev.ladder.eval.run.ItemResult;
+import dev.ladder.eval.run.ResultsStore;
+import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.EmbeddedMariaDb;
 import dev.ladder.sql.db.SqlMode;
+import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,7 +29,7 @@ import java.util.function.Function;
 /**
  * {@code ladder bench check}: every item of a benchmark read where it stands (file:line for JSONL), grouped by the
  * database it runs on, each gold checked by {@link GoldCheck} on that database and on its stored test suite's
- * databases, and the coverage of the items whose golds are read-only queries.
+ * databases, the coverage of the items whose golds are read-only queries, and the gold audit ({@link GoldAudit}).
  */
 public final class BenchmarkCheck {
 
@@ -34,11 +38,37 @@ public final class BenchmarkCheck {
     /** An item, where it was read (file:line for JSONL) and the database it runs on. */
     public record Entry(BenchmarkItem item, String where, String database) {}
 
-    /** One database's verdicts, in item order, and the coverage of its covered items. */
-    public record DatabaseResult(String database, List<GoldCheck.Verdict> verdicts, Coverage coverage) {
+    /** One database's verdicts, in item order, the coverage of its covered items, and the gold audit's suspicions. */
+    public record DatabaseResult(String database, List<GoldCheck.Verdict> verdicts, Coverage coverage,
+                                 List<Suspect> suspects) {
         public long problems() {
             return verdicts.stream().filter(GoldCheck.Verdict::bad).count();
         }
+    }
+
+    /** A gold the audit suspects ({@link GoldAudit}): the item, where it was read, and why. */
+    public record Suspect(String itemId, String where, List<String> reasons) {
+        public String line() {
+            return itemId + "\t" + where + ": likely wrong gold: " + String.join("; ", reasons);
+        }
+    }
+
+    /**
+     * The predicted SQL of each item in a finished run's results store (every rung's, by item id), for the audit's
+     * majority check.
+     *
+     * @throws UserError when the folder is not a run directory
+     */
+    public static Map<String, List<String>> predictions(Path run) {
+        Path results = run.resolve(RunDirectory.RESULTS);
+        if (!Files.isRegularFile(results)) {
+            throw new UserError("--run " + run + ": not a run directory (no " + RunDirectory.RESULTS + " there)");
+        }
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        try (ResultsStore store = ResultsStore.openReadOnly(results)) {
+            for (ItemResult r : store.results()) out.computeIfAbsent(r.itemId(), k -> new ArrayList<>()).add(r.predicted());
+        }
+        return out;
     }
 
     /** The SQL skeletons and normalised questions of another benchmark or split, for the disjointness check. */
@@ -102,8 +132,19 @@ public final class BenchmarkCheck {
      */
     public static DatabaseResult check(String database, List<Entry> entries, Other other,
                                        Function<String, Database> open, SqlMode sqlMode) {
+        return check(database, entries, other, open, sqlMode, Map.of());
+    }
+
+    /**
+     * As {@link #check(String, List, Other, Function, SqlMode)}, with the gold audit reading a finished run's
+     * predictions ({@link #predictions}; empty: no run).
+     */
+    public static DatabaseResult check(String database, List<Entry> entries, Other other,
+                                       Function<String, Database> open, SqlMode sqlMode,
+                                       Map<String, List<String>> runPredictions) {
         List<BenchmarkItem> covered = new ArrayList<>();
         List<GoldCheck.Verdict> verdicts = new ArrayList<>();
+        List<Suspect> suspects = new ArrayList<>();
         List<Database> suite = new ArrayList<>();
         try (Database db = open.apply(database)) {
             if (db.kind() == DatabaseKind.EMBEDDED_MARIADB) {
@@ -116,13 +157,19 @@ public final class BenchmarkCheck {
                 }
             }
             GoldCheck goldCheck = new GoldCheck(db, suite, other.skeletons(), other.questions(), other.name());
+            GoldAudit audit = new GoldAudit(db, runPredictions);
             for (Entry entry : entries) {
-                GoldCheck.Verdict v = goldCheck.check(entry.item(), entry.where());
+                BenchmarkItem item = entry.item();
+                GoldCheck.Verdict v = goldCheck.check(item, entry.where());
                 // coverage describes the items whose golds are read-only queries; the others are findings
-                if (v.covered()) covered.add(entry.item());
+                if (v.covered()) {
+                    covered.add(item);
+                    List<String> reasons = audit.reasons(item, OrderCheck.problems(db, item.sql(), item.orderMatters()));
+                    if (!reasons.isEmpty()) suspects.add(new Suspect(item.id(), entry.where(), reasons));
+                }
                 verdicts.add(v);
             }
-            return new DatabaseResult(database, verdicts, Coverage.of(covered, db.schema()));
+            return new DatabaseResult(database, verdicts, Coverage.of(covered, db.schema()), suspects);
         } finally {
             suite.forEach(Database::close);
         }

@@ -110,7 +110,7 @@ final class BenchCommand extends GroupCommand {
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Check a benchmark (any format 'bench info' reads): every gold and alternative executes, difficulty follows the rule; prints coverage.")
+            description = "Check a benchmark (any format 'bench info' reads): every gold and alternative executes, difficulty follows the rule; prints coverage and a gold audit (golds likely wrong: empty, all NULL, one row for a list, unresolved ties, against a run's majority with --run).")
     static final class Check implements Callable<Integer> {
         @Spec CommandSpec spec;
         @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL file or folder, a Spider folder or a BIRD/plain JSON file.")
@@ -122,18 +122,34 @@ final class BenchCommand extends GroupCommand {
         @Option(names = "--disjoint-from", paramLabel = "NAME|PATH",
                 description = "Another split or benchmark: report items whose SQL skeleton or normalised question also occurs there.")
         String other;
+        @Option(names = "--run", paramLabel = "RUN_DIR",
+                description = "A finished run of this benchmark: the gold audit also flags golds that a majority of its"
+                        + " distinct predictions, agreeing with each other, disagree with.")
+        Path run;
 
         @Override
         public Integer call() {
             Map<String, List<BenchmarkCheck.Entry>> byDatabase = BenchmarkCheck.entries(benchmark, database);
             BenchmarkCheck.Other disjoint = BenchmarkCheck.Other.of(other, database);
+            Map<String, List<String>> predictions = run == null ? Map.of() : BenchmarkCheck.predictions(run);
+            if (run != null && byDatabase.values().stream().flatMap(List::stream)
+                    .noneMatch(e -> predictions.containsKey(e.item().id()))) {
+                throw new UserError("--run " + run + ": the run answered none of this benchmark's items (ids differ)");
+            }
             PrintWriter out = spec.commandLine().getOut();
             long problems = 0;
+            long suspects = 0;
             for (Map.Entry<String, List<BenchmarkCheck.Entry>> group : byDatabase.entrySet()) {
                 if (byDatabase.size() > 1) out.println("database " + group.getKey());
                 BenchmarkCheck.DatabaseResult r = BenchmarkCheck.check(group.getKey(), group.getValue(), disjoint,
-                        options::open, options.sqlMode());
+                        options::open, options.sqlMode(), predictions);
                 for (GoldCheck.Verdict v : r.verdicts()) out.println((v.bad() ? "! " : "  ") + v.line());
+                if (!r.suspects().isEmpty()) {
+                    out.println();
+                    out.println("gold audit: golds that are likely wrong (a suspicion to look at; no gold is changed)");
+                    for (BenchmarkCheck.Suspect s : r.suspects()) out.println("? " + s.line());
+                }
+                suspects += r.suspects().size();
                 Coverage c = r.coverage();
                 out.println();
                 out.println("items " + c.items() + "; by category " + c.byCategory());
@@ -146,6 +162,9 @@ final class BenchCommand extends GroupCommand {
                 problems += r.problems();
             }
             out.println(problems == 0 ? "all items ok" : problems + " item(s) with problems (marked !)");
+            // a suspicion is for a person to look at: it does not fail the check
+            out.println(suspects == 0 ? "gold audit: no gold suspected" + (run == null ? " (give --run RUN_DIR to compare"
+                    + " with a run's predictions too)" : "") : "gold audit: " + suspects + " gold(s) likely wrong (marked ?)");
             return problems == 0 ? 0 : 1;
         }
     }

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads an {@link IntentProfile} from an English question by fixed lexical rules (docs/agent.md, "Intent rules").
@@ -40,7 +41,29 @@ public final class IntentClassifier {
     private static final Set<String> LIMIT_NUMBER_BEFORE = Set.of("which", "what", "the", "these", "those");
     private static final Set<String> NOT_A_COUNT_AFTER = Set.of("or", "and", "percent", "%", "time", "times");
 
+    private static final Pattern WHAT_ARE = Pattern.compile(
+            "\\s*(what|which)\\s+(are|were)\\s", Pattern.CASE_INSENSITIVE);
+
+    /** Words that open a noun phrase: after a noun, the word before one of them is a verb. */
+    private static final Set<String> DETERMINERS = Set.of("the", "a", "an", "their", "its", "his", "her", "our", "each",
+            "every", "all", "any", "no", "this", "that", "these", "those");
+
     private IntentClassifier() {}
+
+    /**
+     * Whether the question asks for a list of things: its opening names a plural target ("which employees ...", "list
+     * all products ...", "who are ...") and it asks for rows, not one aggregate, not the single best.
+     */
+    public static boolean asksForList(String question) {
+        Objects.requireNonNull(question, "question");
+        IntentProfile p = classify(question);
+        if (p.intent() == Intent.AGGREGATE || p.intent() == Intent.GROUPED_AGGREGATE) return false;
+        if (p.limitN() != null && p.limitN() == 1) return false;
+        Boolean plural = new Reading(QuestionText.of(question), Lexicon.get(), Set.of()).pluralTarget();
+        // "what are the names of ...": the copula hides the noun from the opening's reading
+        if (plural == null) return WHAT_ARE.matcher(question).lookingAt();
+        return plural;
+    }
 
     /** Without a schema: {@code namedFields} is empty. */
     public static IntentProfile classify(String question) {
@@ -397,6 +420,16 @@ public final class IntentClassifier {
          * verb is singular ("which customer", "who is"), else the noun after the first row superlative.
          */
         private boolean singularTarget(List<Integer> sups, List<Role> roles) {
+            Boolean plural = pluralTarget();
+            return plural != null ? !plural : singularAfterSuperlative(sups, roles);
+        }
+
+        /**
+         * Whether the question asks for several things by its opening: the noun after "which"/"what"/an instruction
+         * verb is plural ("which employees", "list all products", "who are"): TRUE; singular ("which customer",
+         * "what one", "who is"): FALSE; null when no such noun opens the question or a clause.
+         */
+        Boolean pluralTarget() {
             for (int i = 0; i < q.size(); i++) {
                 // the question word opens the question or a clause ("Among ..., which one has ...")
                 boolean opens = i == 0 || q.boundary(i - 1) || (i == 1 && q.kind(0) == Kind.WORD
@@ -404,12 +437,11 @@ public final class IntentClassifier {
                 if (!opens) continue;
                 if (q.is(i, "who")) {
                     String v = q.lower(i + 1);
-                    if (v.equals("are") || v.equals("were") || v.equals("have")) return false;
-                    return true;
+                    return v.equals("are") || v.equals("were") || v.equals("have");
                 }
                 if (q.is(i, "which") || q.is(i, "what") || lx.in("imperative", q.lower(i))) {
                     int j = i + 1;
-                    if (q.is(j, "one")) return true;
+                    if (q.is(j, "one")) return false;
                     if (lx.in("imperative", q.lower(i)) && (q.is(j, "me") || q.is(j, "us"))) j++;
                     if (q.is(j, "the") || q.is(j, "all") || q.is(j, "a") || q.is(j, "an")) j++;
                     Token head = null;
@@ -421,18 +453,20 @@ public final class IntentClassifier {
                                 || t.lower().equals("whose") || t.lower().equals("that") || t.lower().equals("who")) {
                             break;
                         }
+                        // after the noun, an -s word followed by an article is a verb: "which employee uses the ..."
+                        if (head != null && DETERMINERS.contains(q.lower(k + 1))) break;
                         head = t;
                         // a plural noun ends the phrase: "which employees earn ..." ("sales" is a modifier: "sales rep")
                         if (plural(t) && !t.lower().equals("sales")) break;
                     }
                     if (head != null && !q.is(i + 1, "is") && !q.is(i + 1, "was") && !q.is(i + 1, "are")
                             && !q.is(i + 1, "were")) {
-                        return !plural(head);
+                        return plural(head);
                     }
-                    break;
+                    return null;
                 }
             }
-            return singularAfterSuperlative(sups, roles);
+            return null;
         }
 
         /** The first word-noun after the first row superlative (skipping "most"/"least" + adjective) is singular. */

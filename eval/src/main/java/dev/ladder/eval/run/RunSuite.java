@@ -65,7 +65,11 @@ final class RunSuite {
         long t0 = System.nanoTime();
         TestSuiteBuilder.Options o = TestSuiteBuilder.Options.defaults(db.name())
                 .withBenchmark(experiment.benchmark()).withSplit(experiment.split());
-        TestSuite suite = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {})
+        // the build takes minutes: its progress goes to the log, never silence after one line
+        TestSuite suite = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {
+            log.println("  test suite: " + m);
+            log.flush();
+        })
                 .buildAndStore(benchmark.split(experiment.split()), dir);
         return String.format(Locale.ROOT, "test suite of %s built in %.0f s: %d databases, in %s", db.name(),
                 (System.nanoTime() - t0) / 1e9, suite.databaseNames().size(), dir);

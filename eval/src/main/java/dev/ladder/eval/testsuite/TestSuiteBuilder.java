@@ -207,8 +207,15 @@ public final class TestSuiteBuilder {
             int skipped = 0;
             List<String> neighbourSql = new ArrayList<>();
             int generated = 0;
+            // about eight progress lines over the golds: the first phase takes minutes on a small machine
+            int every = Math.max(1, (items.size() + 7) / 8);
+            int seen = 0;
             try (Database empty = Databases.embedded(server, emptyName)) {
                 for (BenchmarkItem item : items) {
+                    if (++seen % every == 0 || seen == items.size()) {
+                        progress.accept(String.format(Locale.ROOT, "neighbours of %d of %d golds generated and run (%.0f s)",
+                                seen, items.size(), (System.nanoTime() - t0) / 1e9));
+                    }
                     String prepared = ExecutionMatch.prepare(item.sql(), ExOptions.DEFAULT, Dialect.MYSQL);
                     Execution goldOriginal = runBounded(original, prepared, timeLimited);
                     if (!(goldOriginal instanceof Execution.Success gs) || !runBounded(empty, prepared, timeLimited).ok()) {

@@ -75,6 +75,9 @@ class TestSuiteBuilderTest {
         assertThat(suite.databases().stream().mapToInt(TestSuite.SuiteDatabase::kills).sum()).isEqualTo(suite.killedBySuite());
         assertThat(suite.databaseNames()).allMatch(n -> n.startsWith("tsjunit_classicmodels_s7_"));
         assertThat(progress).isNotEmpty();
+        // the first phase says how far it is, not one line and then silence
+        assertThat(progress).anyMatch(m -> m.startsWith("neighbours of 1 of 7 golds generated and run ("))
+                .anyMatch(m -> m.startsWith("neighbours of 7 of 7 golds generated and run ("));
     }
 
     @Test

@@ -52,7 +52,7 @@ public final class IntentClassifier {
 
     /**
      * Whether the question asks for a list of things: its opening names a plural target ("which employees ...", "list
-     * all products ...", "who are ...") and it asks for rows, not one aggregate, not the single best.
+     * all plants ...", "who are ...") and it asks for rows, not one aggregate, not the single best.
      */
     public static boolean asksForList(String question) {
         Objects.requireNonNull(question, "question");
@@ -426,7 +426,7 @@ public final class IntentClassifier {
 
         /**
          * Whether the question asks for several things by its opening: the noun after "which"/"what"/an instruction
-         * verb is plural ("which employees", "list all products", "who are"): TRUE; singular ("which customer",
+         * verb is plural ("which employees", "list all plants", "who are"): TRUE; singular ("which customer",
          * "what one", "who is"): FALSE; null when no such noun opens the question or a clause.
          */
         Boolean pluralTarget() {

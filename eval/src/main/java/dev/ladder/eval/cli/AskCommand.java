@@ -135,7 +135,8 @@ final class AskCommand implements Callable<Integer> {
             Answer answer;
             // stderr carries only the outcome line here: no loading messages
             try (LanguageModel lm = modelFlags.open(workload, null)) {
-                answer = rung.answer(new Question("ask", question, hint), StrategyContext.of(lm, db, exemplars, settings));
+                answer = modelFlags.call(() -> rung.answer(new Question("ask", question, hint),
+                        StrategyContext.of(lm, db, exemplars, settings)));
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,
                     spec.commandLine().getOut(), spec.commandLine().getErr());
@@ -154,6 +155,9 @@ final class AskCommand implements Callable<Integer> {
             throw new UserError("--model: " + e.getMessage());
         }
         if (modelFlags.adapter != null) throw new UserError("--adapter: the oracle engine takes no adapter");
+        if (modelFlags.server != null || !modelFlags.engine.strip().equalsIgnoreCase("auto")) {
+            throw new UserError("--model oracle is the oracle engine: it takes no --engine or --server");
+        }
         String name = benchmark != null ? benchmark
                 : database.strip().equalsIgnoreCase(ClassicModels.NAME) ? ClassicModels.NAME : null;
         if (name == null) {

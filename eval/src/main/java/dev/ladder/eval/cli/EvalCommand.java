@@ -190,7 +190,7 @@ final class EvalCommand implements Callable<Integer> {
         Prediction prediction = new Prediction(predicted);
         ItemScore score = scoring.score(item, prediction);
         String outcome = ItemOutcome.of(prediction.sql(), scoring.predictionRun(prediction),
-                scoring.goldResult(scoring.original(), item.golds().get(0)), score.ex());
+                item.golds().stream().map(g -> scoring.goldResult(scoring.original(), g)).toList(), score.ex());
         return new Scored(score, difficulty, Metrics.scoreRegistered(item, prediction, scoring), outcome);
     }
 
@@ -217,13 +217,14 @@ final class EvalCommand implements Callable<Integer> {
             errors.add(new GoldError(id, where, why.get(), "gold-unreadable"));
             return true;
         }
-        // a gold that times out or fails on the database cannot judge a prediction: never the model's error
-        if (scoring.goldResult(scoring.original(), golds.get(0)) instanceof Execution.Failure f) {
-            String outcome = ItemOutcome.of("", null, f, false);
-            errors.add(new GoldError(id, where, "the gold could not run: " + f.error(), outcome));
-            return true;
-        }
-        return false;
+        // an item none of whose golds runs on the database cannot judge a prediction: never the model's error
+        List<Execution> runs = golds.stream().map(g -> scoring.goldResult(scoring.original(), g)).toList();
+        String failure = ItemOutcome.goldFailure(runs);
+        if (failure == null) return false;
+        String first = runs.stream().filter(r -> r instanceof Execution.Failure).findFirst()
+                .map(r -> ((Execution.Failure) r).error().toString()).orElse("no gold");
+        errors.add(new GoldError(id, where, "the gold could not run: " + first, failure));
+        return true;
     }
 
     private ExOptions options() {

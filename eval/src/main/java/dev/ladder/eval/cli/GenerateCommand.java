@@ -90,7 +90,7 @@ final class GenerateCommand implements Callable<Integer> {
                 }
                 String text = ids != null ? null : promptText(dir, lm);
                 GenerationRequest request = new GenerationRequest(text, ids, maxTokens, sampling, n, seed, stopIds, stops);
-                completion = lm.generate(List.of(request)).get(0);
+                completion = modelFlags.call(() -> lm.generate(List.of(request)).get(0));
             }
             print(completion);
             return 0;

@@ -4,14 +4,19 @@ import dev.ladder.adapters.MergeBase;
 import dev.ladder.eval.experiment.ServerSpec;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.eval.run.ServedModels;
+import dev.ladder.inference.EngineFailureException;
+import dev.ladder.inference.EngineRequestException;
+import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.openai.OpenAiEndpoint;
+import dev.ladder.sql.db.InfrastructureError;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
@@ -87,6 +92,10 @@ final class ModelFlags {
             }
             if (!dtype.strip().equalsIgnoreCase("auto")) throw new UserError("--dtype: engine openai's server decides the dtype");
             if (!device.strip().equalsIgnoreCase("auto")) throw new UserError("--device: engine openai's server decides the device");
+        } else if (e.equals(ModelLoader.ONNX) && !dtype.strip().equalsIgnoreCase("auto")) {
+            throw new UserError("--dtype: engine onnx takes the precision of its export (export another to change it)");
+        } else if (e.equals(ModelLoader.ONNX) && !mergeBase.strip().equalsIgnoreCase("full")) {
+            throw new UserError("--merge-base: engine onnx takes no adapter to merge");
         } else if (server != null || apiKeyEnv != null) {
             throw new UserError((server != null ? "--server" : "--server-key-env") + " applies to --engine openai; the engine"
                     + " here is " + e + " (" + (engine.strip().equalsIgnoreCase("auto") ? "detected from " + model : "--engine") + ")");
@@ -123,6 +132,21 @@ final class ModelFlags {
         ServerSpec spec = new ServerSpec(server, model, apiKeyEnv, ServerSpec.DEFAULT_ENDPOINT, null,
                 ServerSpec.DEFAULT_TIMEOUT_SECONDS, 1, ServerSpec.DEFAULT_RETRIES, true);
         return ServedModels.connect(spec, "--server " + server, "--server-key-env");
+    }
+
+    /**
+     * Runs a call on the model, its engine's failures as one line: a request the engine refuses (a prompt longer than
+     * a server's context) is the user's to fix; a server that went away or an engine that failed is infrastructure.
+     */
+    <T> T call(Supplier<T> work) {
+        String where = server != null ? "--server " + server : "--model " + model;
+        try {
+            return work.get();
+        } catch (EngineRequestException e) {
+            throw new UserError(where + ": " + e.getMessage(), e);
+        } catch (EngineUnavailableException | EngineFailureException e) {
+            throw new InfrastructureError(where + ": " + e.getMessage(), e);
+        }
     }
 
     /** Loads the model for serving (djl or onnx: a served model is not served again). */

@@ -61,9 +61,12 @@ final class CostsTable {
             p50All.append(Statistics.percentile(all, 0.5));
             p95All.append(Statistics.percentile(all, 0.95));
             int hits = rows.size() - uncached.size();
-            timing.append(rows.isEmpty() ? "" : hits == 0 ? "measured" : hits == rows.size()
+            // a reply kept from another rung, or a row stored before schema 6, has cached calls and no recorded cost
+            long unrecorded = rows.stream().filter(r -> r.cachedCalls() > 0 && r.cachedMillis() == 0).count();
+            timing.append(rows.isEmpty() ? "" : hits == 0 ? "measured" : (hits == rows.size()
                     ? "every item cached: its calls at their original cost"
-                    : hits + " of " + rows.size() + " items cached: their calls at their original cost");
+                    : hits + " of " + rows.size() + " items cached: their calls at their original cost")
+                    + (unrecorded == 0 ? "" : " (" + unrecorded + " with no original cost recorded: counted at their own time)"));
             note.append(c.skipped() == null ? "" : "skipped: " + c.skipped());
         }
         Table t = Table.create("costs", rung, n, ex, calls, completions, prompt, generated, cacheShare, cacheHits, timed,

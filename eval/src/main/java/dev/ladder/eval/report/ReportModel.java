@@ -65,7 +65,10 @@ final class ReportModel {
      * gold itself timed out or failed are not here: they cannot be scored, and are never the model's error.
      */
     final Map<String, TreeMap<String, ItemResult>> byRung;
-    /** Each cell's rows whose gold timed out or failed ({@link ItemResult#goldFailed()}), by item id. */
+    /**
+     * Each cell's rows of items whose gold timed out or failed ({@link ItemResult#goldFailed()}) in any row of the
+     * cell's run, by item id: every cell of a run scores the same items.
+     */
     final Map<String, TreeMap<String, ItemResult>> goldFailed;
     final List<Declared> declared;
     final Map<String, OracleTrace> oracle;
@@ -168,6 +171,9 @@ final class ReportModel {
                         factors(run, c, runRung)));
                 ri.cellsBySeed().put(c.seed(), name);
             }
+            // one item set for every cell of a run: an item whose gold failed for any of its rows is out for all
+            Set<String> goldFailedItems = new HashSet<>();
+            for (ItemResult r : run.results()) if (r.goldFailed()) goldFailedItems.add(r.itemId());
             for (ItemResult r : run.results()) {
                 String cell = rename.get(r.cell());
                 if (cell == null) {
@@ -175,7 +181,7 @@ final class ReportModel {
                             + ", which run '" + run.name() + "' does not have");
                 }
                 if (byRung.get(cell).containsKey(r.itemId()) || goldFailed.get(cell).containsKey(r.itemId())
-                        || (r.goldFailed() ? goldFailed : byRung).get(cell).put(r.itemId(), r) != null) {
+                        || (goldFailedItems.contains(r.itemId()) ? goldFailed : byRung).get(cell).put(r.itemId(), r) != null) {
                     throw new IllegalArgumentException("cell " + r.cell() + " has two results for item " + r.itemId());
                 }
                 OracleTrace o = run.oracle().get(Report.oracleKey(r.cell(), r.itemId()));

@@ -42,7 +42,7 @@ public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
         String errorClass = taxonomy.classify(item.sql(), answer.sql(), va.holds(), ex).label();
         // both runs are the ones VA and EX made (each runs once)
         String outcome = ItemOutcome.of(answer.sql(), main.predictionRun(prediction),
-                main.goldResult(main.original(), item.allGold().get(0)), ex);
+                item.allGold().stream().map(g -> main.goldResult(main.original(), g)).toList(), ex);
         GoldFeatures gold = GoldFeatures.of(item.sql());
         Trace t = answer.trace();
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),

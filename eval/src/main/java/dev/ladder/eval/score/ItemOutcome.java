@@ -40,19 +40,30 @@ public final class ItemOutcome {
      *
      * @param predicted  the predicted SQL ({@code ""} for none)
      * @param predRun    the prediction's run on the scoring database (null when there is no SQL)
-     * @param goldRun    the gold's run there
+     * @param goldRuns   the runs there of the item's golds, the gold first, then its alternatives
      * @param ex         whether EX holds (against any of the item's golds)
      */
-    public static String of(String predicted, Execution predRun, Execution goldRun, boolean ex) {
+    public static String of(String predicted, Execution predRun, List<Execution> goldRuns, boolean ex) {
+        // an item none of whose golds runs cannot be scored, whatever the answer: the same rule for every rung
+        String goldFailure = goldFailure(goldRuns);
+        if (goldFailure != null) return goldFailure;
         if (ex) return CORRECT;
-        if (goldRun instanceof Execution.Failure g) {
-            return g.error().kind() == ExecutionError.Kind.TIMEOUT ? GOLD_TIMEOUT : GOLD_ERROR;
-        }
         if (predicted == null || predicted.isBlank() || predRun == null) return NO_SQL;
         if (predRun instanceof Execution.Failure p) return predictionFailure(p.error().kind());
         Execution.Success ran = (Execution.Success) predRun;
-        Execution.Success gold = (Execution.Success) goldRun;
+        Execution.Success gold = (Execution.Success) goldRuns.stream().filter(Execution::ok).findFirst().orElseThrow();
         return ran.result().rows().isEmpty() && !gold.result().rows().isEmpty() ? EMPTY_RESULT : MISMATCH;
+    }
+
+    /**
+     * {@code gold-timeout} or {@code gold-error} when none of the golds runs (a timeout among them makes it a timeout),
+     * else null. An item with no gold at all cannot be scored either.
+     */
+    public static String goldFailure(List<Execution> goldRuns) {
+        if (goldRuns.stream().anyMatch(Execution::ok)) return null;
+        boolean timedOut = goldRuns.stream().anyMatch(g -> g instanceof Execution.Failure f
+                && f.error().kind() == ExecutionError.Kind.TIMEOUT);
+        return timedOut ? GOLD_TIMEOUT : GOLD_ERROR;
     }
 
     /** {@code pred-timeout}, or {@code pred-error:<kind>}. */

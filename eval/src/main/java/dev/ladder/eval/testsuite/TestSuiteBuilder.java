@@ -212,10 +212,12 @@ public final class TestSuiteBuilder {
             int seen = 0;
             try (Database empty = Databases.embedded(server, emptyName)) {
                 for (BenchmarkItem item : items) {
-                    if (++seen % every == 0 || seen == items.size()) {
+                    // said of the golds before this one: every path through the loop below ends its item
+                    if (seen > 0 && seen % every == 0) {
                         progress.accept(String.format(Locale.ROOT, "neighbours of %d of %d golds generated and run (%.0f s)",
                                 seen, items.size(), (System.nanoTime() - t0) / 1e9));
                     }
+                    seen++;
                     String prepared = ExecutionMatch.prepare(item.sql(), ExOptions.DEFAULT, Dialect.MYSQL);
                     Execution goldOriginal = runBounded(original, prepared, timeLimited);
                     if (!(goldOriginal instanceof Execution.Success gs) || !runBounded(empty, prepared, timeLimited).ok()) {
@@ -237,6 +239,8 @@ public final class TestSuiteBuilder {
                     golds.add(new Gold(item.id(), item.sql(), prepared, pairs));
                 }
             }
+            progress.accept(String.format(Locale.ROOT, "neighbours of %d of %d golds generated and run (%.0f s)",
+                    items.size(), items.size(), (System.nanoTime() - t0) / 1e9));
             int total = golds.stream().mapToInt(g -> g.pairs().size()).sum();
             int byOriginal = count(golds, 0);
             progress.accept(String.format(Locale.ROOT, "%d golds, %d neighbours (of %d generated) run on an empty copy;"

@@ -212,11 +212,12 @@ public final class RunViewer {
                     List<ItemResult> c = runs.get(j).rows().get(rung);
                     if (c == null) continue;
                     Map<String, Boolean> exB = new HashMap<>();
-                    c.forEach(x -> exB.put(x.itemId(), x.ex()));
+                    // an item whose gold could not run in either run is not scored in either
+                    c.stream().filter(x -> !x.goldFailed()).forEach(x -> exB.put(x.itemId(), x.ex()));
                     int both = 0, onlyA = 0, onlyB = 0, n = 0, exA = 0, exBn = 0;
                     for (ItemResult x : a) {
                         Boolean y = exB.get(x.itemId());
-                        if (y == null) continue;
+                        if (y == null || x.goldFailed()) continue;
                         n++;
                         if (x.ex()) exA++;
                         if (y) exBn++;

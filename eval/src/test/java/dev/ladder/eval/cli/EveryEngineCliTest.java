@@ -109,6 +109,22 @@ class EveryEngineCliTest {
                 "--out", tmp.resolve("logits.json").toString());
         assertThat(logits.code()).isEqualTo(2);
         assertThat(logits.err()).contains("reads the djl engine's logits; the engine here is onnx");
+        try (ScriptedServer tooLong = new ScriptedServer((n, seen) -> switch (seen.path()) {
+            case "/v1/models" -> Reply.ok("{\"object\":\"list\",\"data\":[{\"id\":\"scripted-sql\",\"object\":\"model\"}]}");
+            default -> Reply.status(400, "{\"error\":{\"message\":\"prompt is longer than the context\"}}");
+        })) {
+            Run refused = LadderCliTest.run("ask", "classicmodels", "How many offices are there?", "--strategy", "prompt-k0",
+                    "--model", "scripted-sql", "--server", tooLong.baseUrl());
+            assertThat(refused.code()).as(refused.err()).isEqualTo(2);
+            assertThat(refused.err()).startsWith("ladder: --server " + tooLong.baseUrl() + ": ").doesNotContain("internal error")
+                    .hasLineCount(1);
+        }
+        Run oracle = LadderCliTest.run("ask", "classicmodels", "q", "--model", "oracle", "--server", "http://127.0.0.1:9/v1");
+        assertThat(oracle.code()).isEqualTo(2);
+        assertThat(oracle.err()).contains("it takes no --engine or --server");
+        Run onnxDtype = LadderCliTest.run("generate", "--model", OnnxRunTest.EXPORT.toString(), "--dtype", "f16", "x");
+        assertThat(onnxDtype.code()).isEqualTo(2);
+        assertThat(onnxDtype.err()).contains("--dtype: engine onnx takes the precision of its export");
         try (ScriptedServer down = server("x")) {
             Run notServed = LadderCliTest.run("generate", "--model", "another-model", "--server", down.baseUrl(), "x");
             assertThat(notServed.code()).isEqualTo(2);

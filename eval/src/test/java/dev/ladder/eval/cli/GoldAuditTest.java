@@ -111,6 +111,9 @@ class GoldAuditTest {
         // an -s word before an article is the verb, not a plural noun
         assertThat(IntentClassifier.asksForList("Which vendor supplies the cheapest bolts? Give its name.")).isFalse();
         assertThat(IntentClassifier.asksForList("Which product lines have more than ten products?")).isTrue();
+        // a noun before "that" stays the head: no limit of one row is read into a list question
+        assertThat(IntentClassifier.classify("List the plant names that have the greatest height").limitN()).isNull();
+        assertThat(IntentClassifier.asksForList("List the plant names that have the greatest height")).isTrue();
         assertThat(IntentClassifier.asksForList("How many orders were shipped?")).isFalse();
         assertThat(IntentClassifier.asksForList("What is the opening time of the main gate?")).isFalse();
         assertThat(IntentClassifier.asksForList("Which product line has the highest average price?")).isFalse();

@@ -245,6 +245,33 @@ class ReportComparisonsTest {
         assertThat(column(c, "p95 ms, all items")).containsExactly("783.0");
         assertThat(column(c, "timing")).containsExactly("every item cached: its calls at their original cost");
         assertThat(c.description()).contains("a cached call at what its original call took");
+        // a reply kept from another rung (or a row stored before schema 6) has no recorded cost: said, not hidden
+        List<ItemResult> unrecorded = rows.stream().map(r -> new ItemResult(r.cell(), r.itemId(), r.category(),
+                r.difficulty(), r.question(), r.gold(), r.predicted(), null, r.errorClass(), r.chosen(), 100, 10, 3, 1, 0,
+                0, 0, 1, 1, null, r.scores(), 1, 0, "correct")).toList();
+        ReportTable u = Report.of(new Report.Run("t", e.cells(), unrecorded, new RunInfo(e, Map.of(), Map.of())),
+                Report.Options.DEFAULT).costs();
+        assertThat(column(u, "timing")).containsExactly("every item cached: its calls at their original cost"
+                + " (3 with no original cost recorded: counted at their own time)");
+    }
+
+    @Test
+    void anItemWhoseGoldFailedInOneCellIsLeftOutOfEveryCellOfItsRun() {
+        Experiment e = experiment("strategies: [prompt-k0, agent-0]\n");
+        List<ItemResult> rows = new ArrayList<>();
+        for (String cell : List.of("prompt-k0", "agent-0")) {
+            for (int i = 0; i < 3; i++) {
+                ItemResult plain = new ItemResult(cell, id(i), "c", "easy", "question", "SELECT 1", "SELECT 1", true, true,
+                        false, null, null, "correct", "standard", 100, 10, 3, 1, 0, 0, 0, 1, 0, null);
+                // q02's gold timed out while agent-0 was scored (a busy machine), not while prompt-k0 was
+                String outcome = cell.equals("agent-0") && i == 2 ? "gold-timeout" : "correct";
+                rows.add(new ItemResult(cell, plain.itemId(), "c", "easy", "question", "SELECT 1", "SELECT 1", null,
+                        "correct", "standard", 100, 10, 3, 1, 0, 0, 0, 1, 0, null, plain.scores(), 1, outcome));
+            }
+        }
+        Report r = Report.of(new Report.Run("t", e.cells(), rows, new RunInfo(e, Map.of(), Map.of())), Report.Options.DEFAULT);
+        assertThat(column(r.summary(), "n")).containsExactly("2", "2");
+        assertThat(r.provenance().get(0)).contains("of which 1 item's gold could not be run (1 timed out, 0 failed)");
     }
 
     private static String id(int i) {

@@ -126,6 +126,19 @@ class OutcomeRowsTest {
     }
 
     @Test
+    void aGoldThatFailsWhereAnAlternativeRunsIsScoredAgainstTheAlternativeForEveryAnswer() {
+        BenchmarkItem item = new BenchmarkItem("v2", "Which visitors have no city?", "SELECT name FROM visit_archive",
+                "null-handling", "easy", false, List.of(GOLD), null, null);
+        Cell cell = new Cell(0, "prompt-k0", "m", "", "prompt-k0", 0);
+        // right and wrong answers alike are scored: leaving out only the wrong ones would raise EX
+        for (String predicted : List.of(GOLD, "SELECT name FROM visit")) {
+            Answer answer = new Answer(predicted, new Trace.Builder("v2", "prompt-k0").build(predicted, "standard", "test"));
+            String outcome = scorer.row(cell, item, answer, new CallCounter.Snapshot(1, 0, 1)).outcome();
+            assertThat(outcome).isEqualTo(predicted.equals(GOLD) ? ItemOutcome.CORRECT : ItemOutcome.MISMATCH);
+        }
+    }
+
+    @Test
     void theOutcomeSurvivesTheStoreAndOlderRowsAreDerived() {
         Path file = tmp.resolve("results.sqlite");
         List<ItemResult> rows = List.of(row(GOLD, "SELECT name FROM visit WHERE visited > '2099-01-01'"),

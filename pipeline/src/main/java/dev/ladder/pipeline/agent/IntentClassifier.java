@@ -44,9 +44,9 @@ public final class IntentClassifier {
     private static final Pattern WHAT_ARE = Pattern.compile(
             "\\s*(what|which)\\s+(are|were)\\s", Pattern.CASE_INSENSITIVE);
 
-    /** Words that open a noun phrase: after a noun, the word before one of them is a verb. */
-    private static final Set<String> DETERMINERS = Set.of("the", "a", "an", "their", "its", "his", "her", "our", "each",
-            "every", "all", "any", "no", "this", "that", "these", "those");
+    /** Articles and possessives: after a noun, an -s word before one of them is a verb ("uses the", "owns her"). */
+    private static final Set<String> ARTICLES = Set.of("the", "a", "an", "their", "its", "his", "her", "our", "my",
+            "your");
 
     private IntentClassifier() {}
 
@@ -454,7 +454,7 @@ public final class IntentClassifier {
                             break;
                         }
                         // after the noun, an -s word followed by an article is a verb: "which employee uses the ..."
-                        if (head != null && DETERMINERS.contains(q.lower(k + 1))) break;
+                        if (head != null && plural(t) && ARTICLES.contains(q.lower(k + 1))) break;
                         head = t;
                         // a plural noun ends the phrase: "which employees earn ..." ("sales" is a modifier: "sales rep")
                         if (plural(t) && !t.lower().equals("sales")) break;

@@ -17,16 +17,9 @@ class RunUnreadableGoldTest {
 
     @TempDir Path tmp;
 
-    @Test
-    void anUnreadableGoldIsOneLineBeforeTheRunDirectoryIsMade() throws Exception {
-        Path db = SqliteFixtures.create(tmp.resolve("garden.sqlite"), "CREATE TABLE plant (name TEXT, height INTEGER)",
-                "INSERT INTO plant VALUES ('fern', 30), ('oak', 900)");
-        Path bench = Files.writeString(tmp.resolve("garden.json"), """
-                [{"question": "How many plants are there?", "sql": "SELECT COUNT(*) FROM plant"},
-                 {"question": "Which plants are tall?", "sql": "SELECT name FROM plant WHERE height >"}]
-                """);
-        Path out = tmp.resolve("run");
-        Path yaml = Files.writeString(tmp.resolve("garden.yaml"), """
+    /** The oracle answering prompt-k0 on the garden benchmark: every answer is its item's gold. */
+    private Path oracleRun(Path bench, Path db, Path out) throws Exception {
+        return Files.writeString(tmp.resolve("garden.yaml"), """
                 benchmark: %s
                 split: garden
                 database: %s
@@ -38,6 +31,18 @@ class RunUnreadableGoldTest {
                   - {name: prompt-k0, strategy: prompt-k0, model: oracle}
                 scorers: {ts: none}
                 """.formatted(bench, db, out));
+    }
+
+    @Test
+    void anUnreadableGoldIsOneLineBeforeTheRunDirectoryIsMade() throws Exception {
+        Path db = SqliteFixtures.create(tmp.resolve("garden.sqlite"), "CREATE TABLE plant (name TEXT, height INTEGER)",
+                "INSERT INTO plant VALUES ('fern', 30), ('oak', 900)");
+        Path bench = Files.writeString(tmp.resolve("garden.json"), """
+                [{"question": "How many plants are there?", "sql": "SELECT COUNT(*) FROM plant"},
+                 {"question": "Which plants are tall?", "sql": "SELECT name FROM plant WHERE height >"}]
+                """);
+        Path out = tmp.resolve("run");
+        Path yaml = oracleRun(bench, db, out);
 
         LadderCliTest.Run r = LadderCliTest.run("run", yaml.toString(), "--no-progress", "--no-generation-cache");
 
@@ -58,18 +63,7 @@ class RunUnreadableGoldTest {
                  {"question": "Which plants were planted before 2021?", "sql": "SELECT name FROM plant WHERE planted < '2021-01-01'"}]
                 """);
         Path out = tmp.resolve("run");
-        Path yaml = Files.writeString(tmp.resolve("garden.yaml"), """
-                benchmark: %s
-                split: garden
-                database: %s
-                output: %s
-                seeds: [0]
-                models:
-                  oracle: {engine: oracle, noise: "none"}
-                strategies:
-                  - {name: prompt-k0, strategy: prompt-k0, model: oracle}
-                scorers: {ts: none}
-                """.formatted(bench, db, out));
+        Path yaml = oracleRun(bench, db, out);
 
         LadderCliTest.Run r = LadderCliTest.run("run", yaml.toString(), "--no-progress", "--no-generation-cache");
 

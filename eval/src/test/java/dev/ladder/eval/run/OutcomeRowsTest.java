@@ -3,6 +3,7 @@ package dev.ladder.eval.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.SqliteFixtures;
+import dev.ladder.eval.TimingOutDatabase;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.score.ErrorTaxonomy;
@@ -13,12 +14,7 @@ import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.sql.db.Database;
-import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.Databases;
-import dev.ladder.sql.db.Execution;
-import dev.ladder.sql.db.ExecutionError;
-import dev.ladder.sql.db.ExecutionLimits;
-import dev.ladder.sql.schema.Schema;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,44 +35,13 @@ class OutcomeRowsTest {
     static Database db;
     static RowScorer scorer;
 
-    /** The real database, but marked statements time out. */
-    private record SlowOnMarker(Database inner) implements Database {
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public DatabaseKind kind() {
-            return inner.kind();
-        }
-
-        @Override
-        public Execution execute(String sql, ExecutionLimits limits) {
-            if (sql.contains("/*slow*/")) {
-                return new Execution.Failure(sql, new ExecutionError(ExecutionError.Kind.TIMEOUT, "statement timed out"));
-            }
-            return inner.execute(sql, limits);
-        }
-
-        @Override
-        public Schema schema() {
-            return inner.schema();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
-    }
-
     @BeforeAll
     static void database() throws Exception {
         Path file = SqliteFixtures.create(tmp.resolve("visits.sqlite"),
                 "CREATE TABLE visit (id INTEGER PRIMARY KEY, name TEXT, city TEXT, visited DATE, spend REAL)",
                 "INSERT INTO visit VALUES (1, 'Ana', 'Lyon', '2021-03-01', 10.5), (2, 'Ben', NULL, '2021-03-01', 10.5),"
                         + " (3, 'Cal', 'Oslo', '2022-07-15', NULL), (4, 'Dee', NULL, '2023-01-09', 3.0)");
-        db = new SlowOnMarker(Databases.sqlite(file));
+        db = new TimingOutDatabase(Databases.sqlite(file), sql -> sql.contains("/*slow*/"));
         Scoring scoring = new Scoring(db, Optional.empty(), ExOptions.DEFAULT, new ExactMatch(db.schema(), false));
         scorer = new RowScorer(scoring, null, new ErrorTaxonomy(db.schema()));
     }

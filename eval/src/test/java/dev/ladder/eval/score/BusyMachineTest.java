@@ -3,14 +3,10 @@ package dev.ladder.eval.score;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.SqliteFixtures;
+import dev.ladder.eval.TimingOutDatabase;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.sql.db.Database;
-import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.Databases;
-import dev.ladder.sql.db.Execution;
-import dev.ladder.sql.db.ExecutionError;
-import dev.ladder.sql.db.ExecutionLimits;
-import dev.ladder.sql.schema.Schema;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -28,45 +24,11 @@ class BusyMachineTest {
 
     @TempDir Path tmp;
 
-    /** A real database whose first run of each statement times out, as on a machine too busy to finish in time. */
-    private static final class BusyOnce implements Database {
-        private final Database inner;
-        private final Set<String> tried = new HashSet<>();
-        private final String always;
-
-        /** @param always statements containing this text time out every time (null: none) */
-        BusyOnce(Database inner, String always) {
-            this.inner = inner;
-            this.always = always;
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public DatabaseKind kind() {
-            return inner.kind();
-        }
-
-        @Override
-        public Execution execute(String sql, ExecutionLimits limits) {
-            if ((always != null && sql.contains(always)) || (tried.add(sql) && !sql.toUpperCase().contains("DENSE_RANK"))) {
-                return new Execution.Failure(sql, new ExecutionError(ExecutionError.Kind.TIMEOUT, "statement timed out"));
-            }
-            return inner.execute(sql, limits);
-        }
-
-        @Override
-        public Schema schema() {
-            return inner.schema();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
+    /** A real database whose first run of each statement times out, and statements containing {@code always} every time. */
+    private static Database busyOnce(Database inner, String always) {
+        Set<String> tried = new HashSet<>();
+        return new TimingOutDatabase(inner, sql -> (always != null && sql.contains(always))
+                || (tried.add(sql) && !sql.toUpperCase().contains("DENSE_RANK")));
     }
 
     private Database fixture(String name) throws Exception {
@@ -80,8 +42,8 @@ class BusyMachineTest {
     void aTimeoutOnASuiteDatabaseIsTriedAgainAndASecondOneIsFlagged() throws Exception {
         String gold = "SELECT name FROM staff WHERE id NOT IN (SELECT boss FROM staff WHERE boss IS NOT NULL)";
         String same = "SELECT name FROM staff WHERE (id NOT IN (SELECT boss FROM staff WHERE boss IS NOT NULL))";
-        try (Database original = fixture("original"); Database suite = new BusyOnce(fixture("suite"), null);
-             Database stuck = new BusyOnce(fixture("stuck"), "(id NOT IN")) {
+        try (Database original = fixture("original"); Database suite = busyOnce(fixture("suite"), null);
+             Database stuck = busyOnce(fixture("stuck"), "(id NOT IN")) {
             Scoring once = new Scoring(original, Optional.of(List.of(suite)), ExOptions.DEFAULT,
                     new ExactMatch(original.schema(), false));
             ItemScore s = once.score("x", "c", List.of(gold), same);

@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.cli.LadderCliTest.Run;
+import dev.ladder.inference.Completion;
+import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
 import dev.ladder.inference.openai.ScriptedServer;
 import dev.ladder.inference.openai.ScriptedServer.Reply;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +80,19 @@ class EveryEngineCliTest {
             assertThat(ask.code()).as(ask.err()).isZero();
             assertThat(ask.out()).contains("SELECT COUNT(*) FROM customers").contains("122");
         }
+    }
+
+    @Test
+    void serveLoadsAnOnnxExportAndSaysWhichEngineServesIt() {
+        StringWriter log = new StringWriter();
+        try (ServeCommand.Session s = ServeCommand.Session.open(OnnxRunTest.EXPORT.toString(), "onnx", null, "full", "auto",
+                "cpu", 4, null, new PrintWriter(log, true))) {
+            assertThat(s.served().engine()).isEqualTo("onnx");
+            assertThat(s.served().fingerprint()).contains("dtype=export");
+            Completion c = s.served().model().generate(List.of(GenerationRequest.greedy("SELECT", 3))).get(0);
+            assertThat(c.candidates().get(0).tokenIds()).hasSize(3);
+        }
+        assertThat(log.toString()).contains("with ONNX Runtime on cpu");
     }
 
     @Test

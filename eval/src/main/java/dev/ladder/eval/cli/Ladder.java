@@ -80,6 +80,11 @@ public final class Ladder {
         } catch (StackOverflowError e) {
             // picocli passes Errors through; this one is a bug in Ladder, not a broken JVM
             return internalError(e, err);
+        } catch (NoClassDefFoundError e) {
+            // a jar missing from the classpath (a hand-made bundle, a half-finished build): the installation, not a bug
+            err.println("ladder: this installation lacks the class " + e.getMessage() + " (its jar is not on the"
+                    + " classpath; ./scripts/setup builds a complete one)");
+            return FAILED;
         }
     }
 

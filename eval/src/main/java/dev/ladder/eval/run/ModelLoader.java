@@ -24,6 +24,7 @@ import dev.ladder.inference.llm.LoadReport;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.model.Weights;
+import dev.ladder.inference.onnx.OnnxExportFiles;
 import dev.ladder.inference.onnx.OnnxLanguageModel;
 import dev.ladder.inference.store.HubFailure;
 import dev.ladder.inference.store.ModelStore;
@@ -238,7 +239,7 @@ public final class ModelLoader {
      * safetensors weights, {@code djl} otherwise (a folder with both is the PyTorch model with an export beside it).
      */
     public static String detectEngine(Path modelDir) {
-        if (!OnnxLanguageModel.hasExport(modelDir)) return "djl";
+        if (!OnnxExportFiles.present(modelDir)) return "djl";
         try (var files = Files.list(modelDir)) {
             return files.anyMatch(f -> f.getFileName().toString().endsWith(".safetensors")) ? "djl" : ONNX;
         } catch (IOException e) {

@@ -35,10 +35,20 @@ class InternalErrorTest {
         }
     }
 
+    /** What a command meets when a jar it needs is not on the classpath. */
+    @Command(name = "missing-jar")
+    static final class MissingJar implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new NoClassDefFoundError("ai/onnxruntime/OrtException");
+        }
+    }
+
     private static Run run(String... args) {
         CommandLine cli = new CommandLine(new Ladder());
         cli.addSubcommand("boom", new Boom());
         cli.addSubcommand("deep", new Deep());
+        cli.addSubcommand("missing-jar", new MissingJar());
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Ladder.execute(cli, args, new PrintWriter(out, true), new PrintWriter(err, true));
@@ -66,6 +76,14 @@ class InternalErrorTest {
         Run r = run("deep");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).hasLineCount(1).startsWith("ladder: internal error: java.lang.StackOverflowError");
+    }
+
+    @Test
+    void aClassMissingFromTheClasspathIsOneLineNamingIt() {
+        Run r = run("missing-jar");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).hasLineCount(1).isEqualTo("ladder: this installation lacks the class ai/onnxruntime/OrtException"
+                + " (its jar is not on the classpath; ./scripts/setup builds a complete one)" + System.lineSeparator());
     }
 
     @Test

@@ -96,15 +96,6 @@ public final class OnnxLanguageModel implements LanguageModel {
         }
     }
 
-    /** Whether a folder holds an ONNX decoder export (the file one of the two layouts names), without checking more. */
-    public static boolean hasExport(Path dir) {
-        try {
-            return Files.isDirectory(dir) && Files.isRegularFile(OnnxLayout.modelFile(dir));
-        } catch (ModelException e) {
-            return false;
-        }
-    }
-
     /**
      * Loads an export folder: the ONNX decoder, {@code tokenizer.json} and the prompt format from the same folder.
      *

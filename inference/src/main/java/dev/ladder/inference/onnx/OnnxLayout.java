@@ -42,20 +42,7 @@ record OnnxLayout(String kind, Path file, String inputIds, String attentionMask,
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static Path modelFile(Path dir) {
-        Path genai = dir.resolve("genai_config.json");
-        if (Files.isRegularFile(genai)) {
-            try {
-                String name = JSON.readTree(genai.toFile()).path("model").path("decoder").path("filename").asText("model.onnx");
-                return dir.resolve(name);
-            } catch (IOException e) {
-                throw new ModelException(genai + ": not valid JSON: " + e.getMessage());
-            }
-        }
-        for (String name : List.of("model.onnx", "decoder_model_merged.onnx")) {
-            if (Files.isRegularFile(dir.resolve(name))) return dir.resolve(name);
-        }
-        throw new ModelException(dir + ": no ONNX decoder here (expected model.onnx or decoder_model_merged.onnx "
-                + "beside config.json, or the file genai_config.json names)");
+        return OnnxExportFiles.modelFile(dir);
     }
 
     /** Reads the layout from the folder and checks the session's inputs and outputs against it. */

@@ -47,8 +47,10 @@ if [[ -z "${SLURM_ARRAY_TASK_ID:-}" ]]; then
   for ((i = 1; i <= n; i++)); do shards+=("$out-shard-$i-of-$n"); done
   # afterok on an array job waits for all its tasks, and only their success starts the merge
   # shellcheck disable=SC2086
+  # the merge's defaults, then the cluster's flags (which may shrink them), then its own log name: an array's %a in
+  # a --output of LADDER_SBATCH_ARGS means nothing for one job
   merge="$(sbatch --parsable --dependency="afterok:$array" --job-name=ladder-merge --cpus-per-task=2 --mem=8G \
-    --time=1:00:00 --output=slurm-%x-%j.out ${LADDER_SBATCH_ARGS:-} \
+    --time=1:00:00 ${LADDER_SBATCH_ARGS:-} --output=slurm-%x-%j.out \
     --wrap "$(printf '%q ' "$ladder" merge "${shards[@]}" --out "$out")")"
   echo "array job $array: $n shards of $experiment into $out-shard-{1..$n}-of-$n"
   echo "merge job ${merge%%;*}: runs when every shard has succeeded, into $out"

@@ -189,9 +189,8 @@ final class EvalCommand implements Callable<Integer> {
     private static Scored scored(Scoring scoring, MetricItem item, String predicted, String difficulty) {
         Prediction prediction = new Prediction(predicted);
         ItemScore score = scoring.score(item, prediction);
-        String outcome = ItemOutcome.of(prediction.sql(), scoring.predictionRun(prediction),
-                item.golds().stream().map(g -> scoring.goldResult(scoring.original(), g)).toList(), score.ex());
-        return new Scored(score, difficulty, Metrics.scoreRegistered(item, prediction, scoring), outcome);
+        return new Scored(score, difficulty, Metrics.scoreRegistered(item, prediction, scoring),
+                scoring.outcome(item, prediction, score.ex()));
     }
 
     /** The mean of a registered metric over the rows it applies to, or null when it applies to none. */
@@ -218,7 +217,7 @@ final class EvalCommand implements Callable<Integer> {
             return true;
         }
         // an item none of whose golds runs on the database cannot judge a prediction: never the model's error
-        List<Execution> runs = golds.stream().map(g -> scoring.goldResult(scoring.original(), g)).toList();
+        List<Execution> runs = scoring.goldRuns(golds);
         String failure = ItemOutcome.goldFailure(runs);
         if (failure == null) return false;
         String first = runs.stream().filter(r -> r instanceof Execution.Failure).findFirst()

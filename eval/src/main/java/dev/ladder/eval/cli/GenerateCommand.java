@@ -84,7 +84,7 @@ final class GenerateCommand implements Callable<Integer> {
             ModelLoader.Workload workload = new ModelLoader.Workload(
                     Math.min(n, DjlLanguageModel.Options.DEFAULT.maxBatchRows()), ModelLoader.PROMPT_BUDGET + maxTokens);
             Completion completion;
-            try (LanguageModel lm = modelFlags.open(workload, null)) {
+            try (LanguageModel lm = modelFlags.open(engine, workload, null)) {
                 if (lm instanceof DjlLanguageModel djl) {
                     for (String w : djl.model().loadReport().warnings()) spec.commandLine().getErr().println("warning: " + w);
                 }

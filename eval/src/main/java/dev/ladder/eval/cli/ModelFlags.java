@@ -115,7 +115,11 @@ final class ModelFlags {
      * @param log where loading says what it loads, or null
      */
     LanguageModel open(ModelLoader.Workload workload, PrintWriter log) {
-        String e = engine();
+        return open(engine(), workload, log);
+    }
+
+    /** As {@link #open(ModelLoader.Workload, PrintWriter)}, with the engine {@link #engine()} already gave. */
+    LanguageModel open(String e, ModelLoader.Workload workload, PrintWriter log) {
         if (e.equals("openai")) return connect();
         if (adapter != null && !Files.isDirectory(adapter)) throw new UserError("adapter directory not found: " + adapter);
         return ModelLoader.load(ModelCommand.resolve(model), adapter, loadSpec(e, workload), log).model();

@@ -5,7 +5,6 @@ import dev.ladder.eval.bench.GoldFeatures;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.score.BuiltInMetrics;
 import dev.ladder.eval.score.ErrorTaxonomy;
-import dev.ladder.eval.score.ItemOutcome;
 import dev.ladder.eval.score.MetricItem;
 import dev.ladder.eval.score.MetricValue;
 import dev.ladder.eval.score.Metrics;
@@ -40,9 +39,7 @@ public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
         scores.putAll(Metrics.scoreRegistered(metricItem, prediction, main));
         boolean ex = scores.get(BuiltInMetrics.EX.name()).holds();
         String errorClass = taxonomy.classify(item.sql(), answer.sql(), va.holds(), ex).label();
-        // both runs are the ones VA and EX made (each runs once)
-        String outcome = ItemOutcome.of(answer.sql(), main.predictionRun(prediction),
-                item.allGold().stream().map(g -> main.goldResult(main.original(), g)).toList(), ex);
+        String outcome = main.outcome(metricItem, prediction, ex);
         GoldFeatures gold = GoldFeatures.of(item.sql());
         Trace t = answer.trace();
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),

@@ -180,9 +180,18 @@ public final class Scoring {
         return tiedOrders.computeIfAbsent(db.name() + '\u0000' + run, k -> TiedOrder.of(db, run));
     }
 
-    /** The prediction as written, run once on the scoring database (VA's run); null when there is no SQL. */
-    public Execution predictionRun(Prediction prediction) {
-        return prediction.isEmpty() ? null : prediction.run(original, prediction.sql(), original::execute);
+    /**
+     * What happened to the prediction ({@link ItemOutcome}), from the runs VA and EX made: the prediction as written
+     * on the scoring database, and each of the item's golds there.
+     */
+    public String outcome(MetricItem item, Prediction prediction, boolean ex) {
+        Execution run = prediction.isEmpty() ? null : prediction.run(original, prediction.sql(), original::execute);
+        return ItemOutcome.of(prediction.sql(), run, goldRuns(item.golds()), ex);
+    }
+
+    /** Each gold's result on the scoring database, in order, each run once. */
+    public List<Execution> goldRuns(List<String> golds) {
+        return golds.stream().map(g -> goldResult(original, g)).toList();
     }
 
     /** The gold's result on {@code db}, run once. */

@@ -128,6 +128,13 @@ final class ModelCommand extends GroupCommand {
         }
 
         @Override
+        public void waiting(String repoId, String revision) {
+            err.println("another pull of " + repoId + "@" + revision + " is running (another process sharing the store);"
+                    + " waiting for it");
+            err.flush();
+        }
+
+        @Override
         public void started(String repoId, String revision, List<HubFile> files, long totalBytes) {
             if (!bar) {
                 err.println("pulling " + repoId + "@" + revision + ": " + files.size() + " files"

@@ -62,7 +62,15 @@ public final class ModelLoader {
             log.println("pulling " + repo + "@" + rev + " from " + store.endpoint() + " ...");
             log.flush();
             try {
-                return store.pull(repo, rev, ProgressListener.NONE);
+                // the shards of an array sharing the store pull in turn: the first downloads, the others find it there
+                return store.pull(repo, rev, new ProgressListener() {
+                    @Override
+                    public void waiting(String repoId, String revision) {
+                        log.println("another process is pulling " + repoId + "@" + revision + " into " + store.modelsDir()
+                                + "; waiting for it");
+                        log.flush();
+                    }
+                });
             } catch (IOException | StoreException e) {
                 String cause = e instanceof IOException io ? HubFailure.of(io, store.endpoint()).cause() : e.getMessage();
                 throw new UserError("model '" + pathOrId + "' is not in the store (" + store.modelsDir()

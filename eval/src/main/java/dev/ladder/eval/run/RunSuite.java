@@ -65,13 +65,16 @@ final class RunSuite {
         long t0 = System.nanoTime();
         TestSuiteBuilder.Options o = TestSuiteBuilder.Options.defaults(db.name())
                 .withBenchmark(experiment.benchmark()).withSplit(experiment.split());
-        // the build takes minutes: its progress goes to the log, never silence after one line
-        TestSuite suite = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {
+        // the build takes minutes: its progress goes to the log, never silence after one line; shards starting at once
+        // build it once (the others wait, then read what the first stored)
+        TestSuiteBuilder.Stored stored = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {
             log.println("  test suite: " + m);
             log.flush();
         })
-                .buildAndStore(benchmark.split(experiment.split()), dir);
-        return String.format(Locale.ROOT, "test suite of %s built in %.0f s: %d databases, in %s", db.name(),
+                .storedOrBuilt(benchmark.split(experiment.split()), dir);
+        TestSuite suite = stored.suite();
+        return String.format(Locale.ROOT, "test suite of %s %s in %.0f s: %d databases, in %s", db.name(),
+                stored.builtHere() ? "built" : "built by another process while this one waited",
                 (System.nanoTime() - t0) / 1e9, suite.databaseNames().size(), dir);
     }
 }

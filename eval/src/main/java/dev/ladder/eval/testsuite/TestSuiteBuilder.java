@@ -6,6 +6,7 @@ import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ExecutionMatch;
 import dev.ladder.eval.score.ResultComparison;
 import dev.ladder.eval.score.TiedOrder;
+import dev.ladder.inference.store.CacheLock;
 import dev.ladder.sql.Dialect;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Databases;
@@ -17,7 +18,9 @@ import dev.ladder.sql.db.QueryResult;
 import dev.ladder.sql.db.UserError;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.Table;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -331,9 +334,51 @@ public final class TestSuiteBuilder {
     /**
      * Builds the suite and stores it in {@code dir} so that the switch is atomic: the new databases are built beside
      * the stored suite's, the manifest is replaced in one move, and only then are the old databases dropped. Killed at
-     * any point before the move, the stored suite is intact; after it, the new one is.
+     * any point before the move, the stored suite is intact; after it, the new one is. Processes sharing the cache
+     * (the shards of an array) build in turn: a build drops another build's half-made databases, so two at once would
+     * wreck each other.
      */
     public TestSuite buildAndStore(List<BenchmarkItem> items, Path dir) {
+        try (CacheLock lock = lockForBuilding(dir)) {
+            return buildAndStoreLocked(items, dir);
+        } catch (IOException e) {
+            throw new UserError("cannot lock " + buildLock(dir) + " to build the test suite: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The suite stored in {@code dir}, built and stored first when there is none. When another process is building it,
+     * this one waits and then uses what that one stored: the suite is built once however many shards start at once.
+     *
+     * @return the suite, and whether this call built it
+     */
+    public Stored storedOrBuilt(List<BenchmarkItem> items, Path dir) {
+        try (CacheLock lock = lockForBuilding(dir)) {
+            if (Files.isRegularFile(dir.resolve(TestSuite.MANIFEST))) {
+                Optional<TestSuite> there = TestSuite.load(dir);
+                if (there.isPresent()) return new Stored(there.get(), false);
+            }
+            return new Stored(buildAndStoreLocked(items, dir), true);
+        } catch (IOException e) {
+            throw new UserError("cannot lock " + buildLock(dir) + " to build the test suite: " + e.getMessage());
+        }
+    }
+
+    /** A stored suite, and whether it was built just now (else another process built it while this one waited). */
+    public record Stored(TestSuite suite, boolean builtHere) {}
+
+    /** {@code <suite dir>.build.lock}, beside the suite's folder (the folder itself appears only with the manifest). */
+    static Path buildLock(Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
+        return abs.resolveSibling(abs.getFileName() + ".build.lock");
+    }
+
+    private CacheLock lockForBuilding(Path dir) throws IOException {
+        return CacheLock.acquire(buildLock(dir), () -> progress.accept("another process is building the test suite in "
+                + dir + "; waiting for it"));
+    }
+
+    private TestSuite buildAndStoreLocked(List<BenchmarkItem> items, Path dir) {
         Optional<TestSuite> previous;
         try {
             previous = TestSuite.load(dir);

@@ -17,6 +17,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,7 +63,7 @@ class TestSuiteBuilderTest {
 
     @AfterAll
     static void cleanUp() {
-        for (String prefix : List.of("tsjunit_", "tsjunitb_")) {
+        for (String prefix : List.of("tsjunit_", "tsjunitb_", "tsjunitc_")) {
             for (String name : RandomDatabaseGenerator.databasesStartingWith(server, prefix)) RandomDatabaseGenerator.drop(server, name);
         }
     }
@@ -181,6 +185,39 @@ class TestSuiteBuilderTest {
         assertThat(RandomDatabaseGenerator.databasesStartingWith(server, o.baseName())).isEqualTo(second.databaseNames());
         // other names, the same data: the fingerprint is the contents'
         assertThat(second.fingerprint()).isEqualTo(first.fingerprint());
+    }
+
+    @Test
+    void shardsStartingAtOnceBuildTheSuiteOnceTheOthersWaitAndReadIt(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("shared");
+        TestSuiteBuilder.Options o = options.withNamePrefix("tsjunitc").withSize(2).withMaxCandidates(10);
+        CountDownLatch secondWaits = new CountDownLatch(1);
+        List<String> secondSaid = new CopyOnWriteArrayList<>();
+        // the first build holds on at its first progress line until the second has said it waits: they overlap
+        CompletableFuture<TestSuiteBuilder.Stored> first = CompletableFuture.supplyAsync(() ->
+                new TestSuiteBuilder(server, o, m -> {
+                    try {
+                        secondWaits.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }).storedOrBuilt(ITEMS, dir));
+        CompletableFuture<TestSuiteBuilder.Stored> second = CompletableFuture.supplyAsync(() ->
+                new TestSuiteBuilder(server, o, m -> {
+                    secondSaid.add(m);
+                    if (m.startsWith("another process is building")) secondWaits.countDown();
+                }).storedOrBuilt(ITEMS, dir));
+        TestSuiteBuilder.Stored a = first.get(120, TimeUnit.SECONDS);
+        TestSuiteBuilder.Stored b = second.get(120, TimeUnit.SECONDS);
+        assertThat(a.builtHere()).isTrue();
+        assertThat(b.builtHere()).isFalse();
+        assertThat(b.suite()).isEqualTo(a.suite());
+        assertThat(secondSaid).containsExactly("another process is building the test suite in " + dir + "; waiting for it");
+        // nothing of a second build on the server: only the stored suite's databases
+        assertThat(RandomDatabaseGenerator.databasesStartingWith(server, o.baseName())).isEqualTo(a.suite().databaseNames());
+        // stored now: a later call reads it without building
+        assertThat(new TestSuiteBuilder(server, o, m -> {}).storedOrBuilt(ITEMS, dir)).isEqualTo(b);
+        for (String name : a.suite().databaseNames()) RandomDatabaseGenerator.drop(server, name);
     }
 
     private static boolean exists(String database) {

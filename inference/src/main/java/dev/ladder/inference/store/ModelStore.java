@@ -10,8 +10,6 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -282,8 +280,8 @@ public final class ModelStore {
      * and intact are kept; {@code .part} files of an earlier, interrupted pull are resumed.
      *
      * @param revision branch, tag or commit; null means {@value #DEFAULT_REVISION}
-     * @throws StoreException no such repo or revision, gated or private repo, not a safetensors model, another pull of
-     *                        the same directory running
+     * @throws StoreException no such repo or revision, gated or private repo, not a safetensors model (another pull of
+     *                        the same directory, by any process sharing the store, is waited for)
      * @throws IOException    the network or disk failed, or a file did not match its checksum; the final files are
      *                        never half-written, a later pull resumes
      */
@@ -310,8 +308,8 @@ public final class ModelStore {
         }
 
         Files.createDirectories(dir);
-        try (FileChannel lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock lock = tryLock(lockChannel, repoId, rev)) {
+        // processes sharing the store (the shards of an array) pull one at a time: a waiter then finds the files there
+        try (CacheLock lock = CacheLock.acquire(dir.resolve(LOCK_FILE), () -> l.waiting(repoId, rev))) {
             Optional<PullManifest> old = PullManifest.read(dir);
             Map<String, PullManifest.Entry> done = new LinkedHashMap<>();
             Set<String> fetchedEarly = new LinkedHashSet<>();
@@ -376,17 +374,6 @@ public final class ModelStore {
             if (!same) manifest.write(dir);
             return dir;
         }
-    }
-
-    private static FileLock tryLock(FileChannel channel, String repoId, String rev) throws IOException {
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        }
-        if (lock == null) throw new StoreException("another pull of " + repoId + "@" + rev + " is running");
-        return lock;
     }
 
     /** Removes the manifest before a file changes: from here on the directory is an unfinished pull. */

@@ -11,6 +11,9 @@ public interface ProgressListener {
     /** Does nothing. */
     ProgressListener NONE = new ProgressListener() {};
 
+    /** Another pull of the same directory (another process sharing the store) is running: this one waits for it. */
+    default void waiting(String repoId, String revision) {}
+
     /**
      * The file list is known.
      *

@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,6 +113,49 @@ class ModelStoreTest {
         assertThat(hub.requests.subList(before, hub.requests.size())).extracting(FakeHub.Request::path)
                 .allMatch(p -> p.startsWith("/api/"));
         assertThat(events).allMatch(e -> e.endsWith(" kept"));
+    }
+
+    @Test
+    void concurrentPullsOfOneRepoDownloadItOnceAndTheSecondWaitsThenFindsItThere() throws Exception {
+        CountDownLatch secondWaits = new CountDownLatch(1);
+        List<String> second = new CopyOnWriteArrayList<>();
+        // the first pull holds the lock until the second has said it waits: the two overlap on every run
+        CompletableFuture<Path> a = CompletableFuture.supplyAsync(() -> pullQuietly(new ProgressListener() {
+            @Override
+            public void started(String repoId, String revision, List<HubFile> files, long totalBytes) {
+                try {
+                    secondWaits.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }));
+        CompletableFuture<Path> b = CompletableFuture.supplyAsync(() -> pullQuietly(new ProgressListener() {
+            @Override
+            public void waiting(String repoId, String revision) {
+                second.add("waiting " + repoId + "@" + revision);
+                secondWaits.countDown();
+            }
+
+            @Override
+            public void fileFinished(String name, long size, boolean alreadyThere) {
+                second.add(name + (alreadyThere ? " kept" : " fetched"));
+            }
+        }));
+        assertThat(a.get(60, TimeUnit.SECONDS)).isEqualTo(b.get(60, TimeUnit.SECONDS));
+        assertThat(second.get(0)).isEqualTo("waiting " + REPO + "@main");
+        assertThat(second.subList(1, second.size())).isNotEmpty().allMatch(e -> e.endsWith(" kept"));
+        // every file came down once, for the first pull
+        assertThat(hub.requestsTo("/resolve/" + FakeHub.COMMIT + "/config.json")).hasSize(1);
+        assertThat(PullManifest.read(a.get())).isPresent();
+    }
+
+    private Path pullQuietly(ProgressListener listener) {
+        try {
+            return store().pull(REPO, null, listener);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -66,6 +66,8 @@ final class RunCommand implements Callable<Integer> {
     List<String> formats = ReportCommand.ALL_FORMATS;
     @Option(names = "--no-progress", description = "One line per rung instead of progress bars (the default when the output is not a terminal).")
     boolean noProgress;
+    @Option(names = "--prepare", description = "Do the run's shared work and stop, answering nothing and writing no run directory: pull its models, load its database, build its test suite when it needs one (a cluster's setup job before the shards; docs/scale.md).")
+    boolean prepare;
     @Option(names = "--url", paramLabel = "JDBC_URL", description = "External MySQL/MariaDB server instead of the embedded one.")
     String url;
 
@@ -100,6 +102,13 @@ final class RunCommand implements Callable<Integer> {
         boolean bars = !noProgress && System.console() != null;
         ExperimentRunner.Options options = new ExperimentRunner.Options(cache, bars ? System.err : null, log,
                 Optional.ofNullable(url), Path.of(System.getProperty("ladder.home", "")).toAbsolutePath());
+        if (prepare) {
+            List<String> ready = new ExperimentRunner(e, options, shard, runDir).prepare();
+            PrintWriter stdout = spec.commandLine().getOut();
+            stdout.println("prepared " + e.name() + " (nothing answered, no run directory written):");
+            ready.forEach(line -> stdout.println("  " + line));
+            return 0;
+        }
         ExperimentRunner.Outcome outcome = new ExperimentRunner(e, options, shard, runDir).run();
         // a shard's tables would read as the experiment's (a CSV or TeX table carries no provenance): the report comes
         // from the merged run; 'ladder report' on a shard labels it as one

@@ -100,6 +100,48 @@ public final class ExperimentRunner {
         this.directory = directory;
     }
 
+    /**
+     * The run's shared work, without answering anything or making the run directory: its models resolved (a hub id
+     * pulled), its database loaded, its test suite built when the run would build one. A cluster's setup job runs this
+     * once before an array, so that N shards starting together find it done (docs/scale.md); shards that start anyway
+     * wait for each other's pulls and builds rather than race them.
+     *
+     * @return what is ready, one line each
+     */
+    public List<String> prepare() {
+        PrintWriter log = options.log();
+        Benchmark benchmark = Benchmarks.load(experiment.benchmark(), experiment.database());
+        List<BenchmarkItem> items = experiment.subset().select(benchmark.split(experiment.split()), experiment.limit()).items();
+        RunModels models = RunModels.resolve(plan, log, options.models());
+        List<String> ready = new ArrayList<>();
+        models.resolved().forEach((id, m) -> ready.add("model " + id + ": " + (m.spec().oracle() ? "the oracle engine"
+                : m.spec().served() ? "served at " + m.spec().server().baseUrl() + " (" + m.modelPrint() + ")"
+                : m.dir() + (m.adapter() == null ? "" : " with adapter " + m.adapter()))));
+        experiment.warnings().forEach(w -> ready.add("warning: " + w));
+        RunSuite suite = new RunSuite(experiment);
+        List<Database> opened = new ArrayList<>();
+        try {
+            Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl(),
+                    experiment.sqlMode());
+            opened.add(db);
+            ready.add("database " + db.name() + " (" + items.size() + " items of " + benchmark.name() + " "
+                    + experiment.split() + ")");
+            String built = suite.buildIfNeeded(db, benchmark, log);
+            Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
+                    experiment.scorers().suite(), opened, experiment.sqlMode());
+            String missing = suite.missing(db, scoring);
+            ready.add(built != null ? built : missing != null ? missing
+                    : "test suite of " + db.name() + " stored (fingerprint " + abbreviated(suite.fingerprint(db)) + ")");
+        } finally {
+            for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        }
+        return ready;
+    }
+
+    private static String abbreviated(String print) {
+        return print == null ? "unrecorded" : print.substring(0, Math.min(12, print.length()));
+    }
+
     public Outcome run() {
         PrintWriter log = options.log();
         String config = experiment.toResolvedYaml();

@@ -8,14 +8,8 @@ import com.sun.net.httpserver.HttpServer;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import dev.ladder.inference.model.ModelConfig;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -155,38 +149,9 @@ class ModelCliTest {
     void pullFromAHubThenInfoByRepoId() throws IOException {
         Path src = tmp.resolve("src");
         assertThat(run("model", "make-tiny", src.toString()).code()).isZero();
-        Map<String, byte[]> files = new LinkedHashMap<>();
-        try (Stream<Path> s = Files.list(src)) {
-            for (Path p : s.sorted().toList()) files.put(p.getFileName().toString(), Files.readAllBytes(p));
-        }
+        Map<String, byte[]> files = LocalHub.filesOf(src);
         String repo = "ladder-test/tiny";
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/", ex -> {
-            try (ex) {
-                String path = ex.getRequestURI().getPath();
-                byte[] body;
-                int status = 200;
-                if (path.equals("/api/models/" + repo + "/revision/main")) {
-                    StringBuilder sb = new StringBuilder("{\"sha\":\"" + "1".repeat(40) + "\",\"siblings\":[");
-                    String sep = "";
-                    for (Map.Entry<String, byte[]> e : files.entrySet()) {
-                        sb.append(sep).append("{\"rfilename\":\"").append(e.getKey()).append("\",\"size\":")
-                                .append(e.getValue().length).append(",\"lfs\":{\"sha256\":\"").append(sha256(e.getValue()))
-                                .append("\",\"size\":").append(e.getValue().length).append("}}");
-                        sep = ",";
-                    }
-                    body = sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);
-                } else if (path.startsWith("/" + repo + "/resolve/") && files.containsKey(path.substring(path.lastIndexOf('/') + 1))) {
-                    body = files.get(path.substring(path.lastIndexOf('/') + 1));
-                } else {
-                    status = 404;
-                    body = "{}".getBytes(StandardCharsets.UTF_8);
-                }
-                ex.sendResponseHeaders(status, body.length);
-                ex.getResponseBody().write(body);
-            }
-        });
-        server.start();
+        HttpServer server = LocalHub.serve(repo, files);
         try {
             System.setProperty("ladder.hf.endpoint", "http://127.0.0.1:" + server.getAddress().getPort());
             Run pulled = run("model", "pull", repo);
@@ -287,14 +252,6 @@ class ModelCliTest {
         assertUserError(run("bench", "generate", "--model", m, "--new-tokens", "1"), "--new-tokens must be >= 2");
         assertUserError(run("bench", "generate", "--model", m, "--prompt-tokens", "0"), "--prompt-tokens must be >= 1");
         assertUserError(run("bench", "generate", "--model", tmp.resolve("none").toString()), "no such model directory");
-    }
-
-    static String sha256(byte[] b) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     static JsonNode json(String s) throws IOException {

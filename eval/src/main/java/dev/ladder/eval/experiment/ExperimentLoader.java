@@ -17,7 +17,6 @@ import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.em.EmMode;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.TorchSetupException;
-import dev.ladder.inference.openai.OpenAiEndpoint;
 import dev.ladder.inference.text.PromptFormats;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Pipelines;
@@ -294,7 +293,9 @@ public final class ExperimentLoader {
         }
         m.allowOnly(SERVED_MODEL_FIELDS);
         String url = m.requiredString("base_url", "give the server's API root, e.g. http://127.0.0.1:8000/v1");
-        String problem = OpenAiEndpoint.urlProblem(url);
+        // ${NAME} in base_url is read when the server is called: a cluster's shards learn the server's address from
+        // their job's environment (docs/scale.md)
+        String problem = ServerSpec.urlProblem(url, System::getenv);
         if (problem != null) throw m.error(m.field("base_url"), problem);
         String served = m.requiredString("model", "give the name the server serves the model under (its /v1/models lists them)");
         String keyEnv = m.string("api_key_env", null);

@@ -115,7 +115,7 @@ public final class ExperimentRunner {
         RunModels models = RunModels.resolve(plan, log, options.models());
         List<String> ready = new ArrayList<>();
         models.resolved().forEach((id, m) -> ready.add("model " + id + ": " + (m.spec().oracle() ? "the oracle engine"
-                : m.spec().served() ? "served at " + m.spec().server().baseUrl() + " (" + m.modelPrint() + ")"
+                : m.spec().served() ? "served at " + ServedModels.baseUrl("models." + id, m.spec().server()) + " (" + m.modelPrint() + ")"
                 : m.dir() + (m.adapter() == null ? "" : " with adapter " + m.adapter()))));
         experiment.warnings().forEach(w -> ready.add("warning: " + w));
         RunSuite suite = new RunSuite(experiment);

@@ -26,13 +26,18 @@ public final class ServedModels {
         return connect(spec, "models." + id, "models." + id + ".api_key_env");
     }
 
+    /** The server's API root: the experiment's base_url with its environment variables read now. */
+    static String baseUrl(String label, ServerSpec spec) {
+        return spec.resolvedBaseUrl(label.startsWith("models.") ? label + ".base_url" : label, System::getenv);
+    }
+
     /**
      * As {@link #connect(String, ServerSpec)}, for a command's flags: errors start with {@code label}, and an unset key
      * variable with {@code keyLabel}.
      */
     public static OpenAiLanguageModel connect(ServerSpec spec, String label, String keyLabel) {
         try {
-            return OpenAiLanguageModel.connect(endpoint(spec, keyLabel), retryPolicy(spec));
+            return OpenAiLanguageModel.connect(endpoint(spec, label, keyLabel), retryPolicy(spec));
         } catch (EngineUnavailableException | EngineRequestException e) {
             throw new UserError(label + ": " + e.getMessage(), e);
         }
@@ -40,10 +45,11 @@ public final class ServedModels {
 
     /** The endpoint of a spec, the key read from the environment variable it names. */
     public static OpenAiEndpoint endpoint(String id, ServerSpec spec) {
-        return endpoint(spec, "models." + id + ".api_key_env");
+        return endpoint(spec, "models." + id, "models." + id + ".api_key_env");
     }
 
-    private static OpenAiEndpoint endpoint(ServerSpec spec, String keyLabel) {
+    private static OpenAiEndpoint endpoint(ServerSpec spec, String label, String keyLabel) {
+        String url = baseUrl(label, spec);
         String key = null;
         if (spec.apiKeyEnv() != null) {
             key = System.getenv(spec.apiKeyEnv());
@@ -52,7 +58,7 @@ public final class ServedModels {
                         + " is not set (export it with the server's key, or remove api_key_env for a server without one)");
             }
         }
-        return new OpenAiEndpoint(spec.baseUrl(), spec.model(), key, OpenAiEndpoint.Api.parse(spec.endpoint()),
+        return new OpenAiEndpoint(url, spec.model(), key, OpenAiEndpoint.Api.parse(spec.endpoint()),
                 spec.promptFormat(), Duration.ofSeconds(spec.timeoutSeconds()), spec.maxConcurrent(), spec.extensions());
     }
 

@@ -76,6 +76,10 @@ class ServedRunTest {
     }
 
     static Path experiment(String name, int port) throws Exception {
+        return experiment(name, "http://127.0.0.1:" + port + "/v1");
+    }
+
+    static Path experiment(String name, String baseUrl) throws Exception {
         Path f = tmp.resolve(name + ".yaml");
         Files.writeString(f, """
                 name: %s
@@ -87,7 +91,7 @@ class ServedRunTest {
                 models:
                   served:
                     engine: openai
-                    base_url: http://127.0.0.1:%d/v1
+                    base_url: %s
                     model: scripted-sql
                     prompt_format: llama3-chat
                     max_concurrent: 3
@@ -100,7 +104,7 @@ class ServedRunTest {
                   max_new_tokens: 24
                 scorers:
                   ts: none
-                """.formatted(name, tmp.resolve(name + "-unused"), port));
+                """.formatted(name, tmp.resolve(name + "-unused"), baseUrl));
         return f;
     }
 
@@ -181,6 +185,38 @@ class ServedRunTest {
                 assertThat(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain("Bearer");
             }
         }
+    }
+
+    @Test
+    void aBaseUrlNamingAnEnvironmentVariableIsReadWhenTheServerIsCalledAndRecordedAsWritten() throws Exception {
+        // surefire sets LADDER_TEST_SERVER_HOST=127.0.0.1 (pom.xml), as a cluster job sets the server's address
+        try (ScriptedServer s = server(0, (n, seen) -> Reply.ok(answer(seen.body())))) {
+            String template = "http://${LADDER_TEST_SERVER_HOST}:" + s.port() + "/v1";
+            Path out = tmp.resolve("from-env");
+            LadderCliTest.Run r = LadderCliTest.run("run", experiment("from-env", template).toString(), "--out",
+                    out.toString(), "--limit", "3", "--no-generation-cache", "--no-progress");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.err()).contains("served at http://127.0.0.1:" + s.port() + "/v1");
+            assertThat(rows(out)).hasSize(6);
+            // the experiment as written: the same config wherever the server runs (a resumed shard's server may move)
+            assertThat(Files.readString(out.resolve(RunDirectory.CONFIG))).contains("base_url: \"" + template + "\"")
+                    .doesNotContain("127.0.0.1");
+            assertThat(Files.readString(out.resolve(RunDirectory.ENVIRONMENT)))
+                    .contains("\"models.served.server\" : \"127.0.0.1:" + s.port() + "\"");
+        }
+        // a variable that is not set: one line naming it, nothing made
+        Path nowhere = tmp.resolve("unset-env");
+        LadderCliTest.Run unset = LadderCliTest.run("run", experiment("unset-env", "${LADDER_TEST_UNSET_SERVER_URL}").toString(),
+                "--out", nowhere.toString(), "--no-generation-cache", "--no-progress");
+        assertThat(unset.code()).isEqualTo(2);
+        assertThat(unset.err().strip()).doesNotContain("\n").startsWith("ladder: models.served.base_url '${LADDER_TEST_UNSET_SERVER_URL}'"
+                + " names the environment variable LADDER_TEST_UNSET_SERVER_URL, which is not set");
+        assertThat(nowhere).doesNotExist();
+        // a '$' that is not ${NAME}: refused where the file says it
+        LadderCliTest.Run bad = LadderCliTest.run("run", experiment("bad-env", "http://$HOST:8000/v1").toString(),
+                "--no-progress");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("base_url").contains("has a '$' that is not ${NAME}");
     }
 
     @Test

@@ -197,7 +197,7 @@ class RunResumeTest {
         assertThat(nowhere).doesNotExist();
 
         assertThat(Files.readString(tmp.resolve("small-run").resolve(RunDirectory.ENVIRONMENT)))
-                .contains("fingerprint.models.base.path").contains("java.version");
+                .contains("fingerprint.models.base.path").contains("java.version").contains("\"models.base.cpu_threads\" : \"");
     }
 
     @Test

@@ -191,17 +191,20 @@ class TestSuiteBuilderTest {
     void shardsStartingAtOnceBuildTheSuiteOnceTheOthersWaitAndReadIt(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("shared");
         TestSuiteBuilder.Options o = options.withNamePrefix("tsjunitc").withSize(2).withMaxCandidates(10);
+        CountDownLatch firstHolds = new CountDownLatch(1);
         CountDownLatch secondWaits = new CountDownLatch(1);
         List<String> secondSaid = new CopyOnWriteArrayList<>();
         // the first build holds on at its first progress line until the second has said it waits: they overlap
         CompletableFuture<TestSuiteBuilder.Stored> first = CompletableFuture.supplyAsync(() ->
                 new TestSuiteBuilder(server, o, m -> {
+                    firstHolds.countDown();
                     try {
                         secondWaits.await(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
                 }).storedOrBuilt(ITEMS, dir));
+        assertThat(firstHolds.await(60, TimeUnit.SECONDS)).isTrue();
         CompletableFuture<TestSuiteBuilder.Stored> second = CompletableFuture.supplyAsync(() ->
                 new TestSuiteBuilder(server, o, m -> {
                     secondSaid.add(m);

@@ -107,6 +107,15 @@ public final class DjlLanguageModel implements LanguageModel {
     }
 
     /**
+     * The threads libtorch's CPU operators use (intra-op; {@code OMP_NUM_THREADS}, else one per core, unless
+     * {@link Options#threads()} set it). Another count sums in another order: f32 results may differ in their last
+     * bits, and a near-tie may then decode another token, so a run records it.
+     */
+    public static int cpuThreads() {
+        return JniUtils.getNumThreads();
+    }
+
+    /**
      * Loads a Hugging Face model directory: {@code config.json} (+ {@code generation_config.json}),
      * {@code *.safetensors}, {@code tokenizer.json}; the prompt format comes from {@code tokenizer_config.json}.
      *

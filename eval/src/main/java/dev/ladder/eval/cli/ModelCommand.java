@@ -65,8 +65,9 @@ final class ModelCommand extends GroupCommand {
 
     @Command(name = "pull", mixinStandardHelpOptions = true,
             description = {"Download a model repo from the Hugging Face hub into the Ladder cache (config, tokenizer, "
-                    + "safetensors; resumes an interrupted pull). Prints the model directory last.",
-                    "Environment: HF_TOKEN for gated models, HF_ENDPOINT for a mirror, LADDER_CACHE_DIR."})
+                    + "safetensors, and an ONNX export where asked or where the repo has no safetensors; resumes an "
+                    + "interrupted pull). Prints the model directory last.",
+                    "Environment: HF_TOKEN for gated models, HF_ENDPOINT for a mirror, LADDER_CACHE_DIR, LADDER_MODELS_DIR."})
     static final class Pull implements Callable<Integer> {
         @Spec CommandSpec spec;
         @Parameters(paramLabel = "HF_REPO_ID", description = "owner/name, e.g. meta-llama/Llama-3.2-1B-Instruct.")
@@ -74,6 +75,13 @@ final class ModelCommand extends GroupCommand {
         @Option(names = "--revision", paramLabel = "R", defaultValue = ModelStore.DEFAULT_REVISION,
                 description = "Branch, tag or commit (default ${DEFAULT-VALUE}).")
         String revision;
+        @Option(names = "--onnx", paramLabel = "auto|none|VARIANT", defaultValue = ModelStore.ONNX_AUTO,
+                description = "The ONNX decoder export to pull ([onnx/]model[_VARIANT].onnx, the layout Optimum and "
+                        + "transformers.js publish): a variant such as fp32, quantized, int8, fp16 or q4 (beside the "
+                        + "safetensors when the repo has both), none, or ${DEFAULT-VALUE}: fp32 (else the first of "
+                        + "quantized, int8, uint8, fp16) when the repo has no safetensors, else none. engine auto runs "
+                        + "it on a CPU; the store's manifest records which.")
+        String onnx;
 
         @Override
         public Integer call() {
@@ -88,7 +96,7 @@ final class ModelCommand extends GroupCommand {
             PullProgress progress = new PullProgress(err, System.console() != null);
             Path dir;
             try {
-                dir = store.pull(repo, revision, progress);
+                dir = store.pull(repo, revision, onnx, progress);
             } catch (StoreException e) {
                 throw new UserError(e.getMessage(), e);
             } catch (IOException e) {
@@ -104,7 +112,8 @@ final class ModelCommand extends GroupCommand {
             }
             PullManifest m = PullManifest.read(dir).orElseThrow();
             err.println("pulled " + repo + "@" + revision + (m.commit() == null ? "" : " (commit " + m.commit().substring(0, 12) + ")")
-                    + ": " + m.files().size() + " files, " + Sizes.bytes(m.totalBytes()));
+                    + ": " + m.files().size() + " files, " + Sizes.bytes(m.totalBytes())
+                    + (m.onnxFile() == null ? "" : "; ONNX export " + m.onnxVariant() + " (" + m.onnxFile() + ")"));
             out.println(dir);
             return 0;
         }
@@ -320,6 +329,8 @@ final class ModelCommand extends GroupCommand {
             PullManifest.read(dir).ifPresent(m -> rows.add(new String[] {"pulled", m.repo() + "@" + m.revision()
                     + (m.commit() == null ? "" : " (commit " + m.commit().substring(0, 12) + ")")
                     + (m.pulledAt() == null ? "" : " at " + m.pulledAt())}));
+            PullManifest.read(dir).filter(m -> m.onnxFile() != null).ifPresent(m -> rows.add(new String[] {"onnx export",
+                    m.onnxVariant() + " (" + m.onnxFile() + "; engine auto runs it on a CPU)"}));
             String hfArch = architectures(dir);
             rows.add(new String[] {"architecture", c.architecture().name().toLowerCase(Locale.ROOT) + (hfArch.isEmpty() ? "" : " (" + hfArch + ")")});
             rows.add(new String[] {"layers", Integer.toString(c.numLayers())});

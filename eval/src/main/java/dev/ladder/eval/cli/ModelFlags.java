@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
 /**
  * How a command names and loads one model ({@code ladder ask}, {@code generate}, {@code serve}, {@code bench serve},
  * {@code model logits}): one set of flags and one reading of them, every engine included. {@code --engine auto} is
- * {@code openai} with {@code --server}, else what the model folder holds ({@link ModelLoader#detectEngine}).
+ * {@code openai} with {@code --server}, else onnx where the folder holds an ONNX export and the model runs on the CPU
+ * as exported, djl otherwise ({@link ModelLoader#engineFor}).
  */
 final class ModelFlags {
     @Option(names = "--model", required = true, paramLabel = "MODEL",
@@ -40,8 +41,8 @@ final class ModelFlags {
             description = "Where the model runs (default ${DEFAULT-VALUE}: the first GPU if the loaded libtorch has CUDA).")
     String device;
     @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|djl|onnx|openai",
-            description = "The engine (default ${DEFAULT-VALUE}: openai with --server, onnx for a folder holding only an ONNX"
-                    + " export, else djl).")
+            description = "The engine (default ${DEFAULT-VALUE}: openai with --server; onnx for a folder holding an ONNX"
+                    + " export, on the CPU, with no --adapter or --dtype; else djl).")
     String engine;
     @Option(names = "--server", paramLabel = "URL",
             description = "engine openai: the server's API root (e.g. http://127.0.0.1:8000/v1); --model is then the name it"
@@ -81,7 +82,10 @@ final class ModelFlags {
         if (!ENGINES.contains(e)) {
             throw new UserError("--engine must be one of " + String.join(", ", ENGINES) + ", got '" + engine + "'");
         }
-        if (e.equals("auto")) e = server != null ? "openai" : ModelLoader.detectEngine(ModelCommand.resolve(model));
+        if (e.equals("auto")) {
+            e = server != null ? "openai" : ModelLoader.engineFor(ModelCommand.resolve(model), adapter, dtype,
+                    DeviceOptions.parse(device));
+        }
         if (e.equals("openai")) {
             if (server == null) {
                 throw new UserError("--engine openai needs --server URL, the server's API root (e.g. http://127.0.0.1:8000/v1)");

@@ -47,7 +47,8 @@ public final class ExperimentLoader {
 
     /** Strategy names a rung may use: the pipeline's registry. */
     public static final List<String> KNOWN_STRATEGIES = Pipelines.registry().strategyNames();
-    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.OPENAI, ModelSpec.ORACLE);
+    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.AUTO, ModelSpec.OPENAI,
+            ModelSpec.ORACLE);
     /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
     public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
     public static final List<String> EX_MODES = List.of("spider", "bird");

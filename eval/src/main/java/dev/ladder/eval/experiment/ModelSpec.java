@@ -27,6 +27,8 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
     public static final String DEFAULT_ENGINE = "djl";
     /** ONNX Runtime on a decoder export (docs/onnx.md). */
     public static final String ONNX = "onnx";
+    /** onnx on a CPU where the model folder holds an export (and no adapter or dtype asks for djl), djl elsewhere. */
+    public static final String AUTO = "auto";
     public static final String DEFAULT_DTYPE = "auto";
     public static final String DEFAULT_DEVICE = "auto";
     public static final String DEFAULT_MERGE_BASE = "full";

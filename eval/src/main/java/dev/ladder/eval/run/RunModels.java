@@ -3,6 +3,7 @@ package dev.ladder.eval.run;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.model.TinyModels;
 import dev.ladder.inference.openai.OpenAiLanguageModel;
 import dev.ladder.pipeline.oracle.OracleKey;
@@ -173,7 +174,9 @@ final class RunModels {
         LanguageModel model = loaded.model();
         if (cache == null) return model;
         // dtype and device change the numbers (f16 on a GPU, f32 on a CPU): part of the model's identity
-        String cacheIdentity = m.modelPrint() + "/" + spec.engine() + "/" + loaded.dtype() + "/"
+        // the engine that loaded it, not the file's word for it: engine auto picks per machine, and the two engines'
+        // numbers differ
+        String cacheIdentity = m.modelPrint() + "/" + loaded.engine() + "/" + loaded.dtype() + "/"
                 + loaded.device().type()
                 + (m.adapter() != null && !spec.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "/" + spec.mergeBase() : "");
         return cached(new CachedLanguageModel(model, cacheIdentity, m.adapterPrint(), cache));
@@ -200,9 +203,13 @@ final class RunModels {
     private static void recordLoad(RunDirectory dir, String id, ModelLoader.Loaded loaded) {
         Map<String, String> env = new TreeMap<>();
         String p = "models." + id + ".";
-        env.put(p + "engine", loaded.report() == null ? ModelSpec.ONNX : "djl");
+        env.put(p + "engine", loaded.engine());
         env.put(p + "device", loaded.device().label());
         env.put(p + "dtype", loaded.dtype());
+        // on a CPU the thread count is part of how the numbers were made (another count sums in another order)
+        if ("djl".equals(loaded.engine()) && !loaded.device().isGpu()) {
+            env.put(p + "cpu_threads", Integer.toString(DjlLanguageModel.cpuThreads()));
+        }
         if (loaded.report() != null && loaded.plan() != null) {
             env.put(p + "load_millis", Long.toString(loaded.report().millis()));
             env.put(p + "load_peak_anon_rss_bytes", Long.toString(loaded.report().peakAnonRssBytes()));

@@ -42,7 +42,10 @@ final class LocalHub {
                 String path = ex.getRequestURI().getPath();
                 byte[] body;
                 int status = 200;
-                String file = path.substring(path.lastIndexOf('/') + 1);
+                // /{repo}/resolve/{revision}/{file, which may hold a folder: onnx/model.onnx}
+                String prefix = "/" + repo + "/resolve/";
+                String rest = path.startsWith(prefix) ? path.substring(prefix.length()) : "";
+                String file = rest.substring(rest.indexOf('/') + 1);
                 if (path.equals("/api/models/" + repo + "/revision/main")) {
                     StringBuilder sb = new StringBuilder("{\"sha\":\"" + "1".repeat(40) + "\",\"siblings\":[");
                     String sep = "";
@@ -53,7 +56,7 @@ final class LocalHub {
                         sep = ",";
                     }
                     body = sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);
-                } else if (path.startsWith("/" + repo + "/resolve/") && files.containsKey(file)) {
+                } else if (!rest.isEmpty() && files.containsKey(file)) {
                     DOWNLOADS.incrementAndGet();
                     body = files.get(file);
                 } else {

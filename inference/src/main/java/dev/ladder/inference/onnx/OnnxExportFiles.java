@@ -2,10 +2,12 @@ package dev.ladder.inference.onnx;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.store.PullManifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where a folder's ONNX decoder is, read from its files alone. Kept free of ONNX Runtime's classes: a command that only
@@ -20,7 +22,8 @@ public final class OnnxExportFiles {
 
     /**
      * The decoder file: the one {@code genai_config.json} names, else {@code model.onnx} or
-     * {@code decoder_model_merged.onnx}.
+     * {@code decoder_model_merged.onnx}, else the export a {@code ladder model pull} chose (its manifest names it, e.g.
+     * {@code onnx/model_quantized.onnx}).
      *
      * @throws ModelException when there is none, or genai_config.json is not JSON
      */
@@ -37,6 +40,8 @@ public final class OnnxExportFiles {
         for (String name : List.of("model.onnx", "decoder_model_merged.onnx")) {
             if (Files.isRegularFile(dir.resolve(name))) return dir.resolve(name);
         }
+        Optional<String> pulled = PullManifest.read(dir).map(PullManifest::onnxFile);
+        if (pulled.isPresent() && Files.isRegularFile(dir.resolve(pulled.get()))) return dir.resolve(pulled.get());
         throw new ModelException(dir + ": no ONNX decoder here (expected model.onnx or decoder_model_merged.onnx "
                 + "beside config.json, or the file genai_config.json names)");
     }

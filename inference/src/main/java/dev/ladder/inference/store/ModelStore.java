@@ -20,6 +20,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -227,6 +229,60 @@ public final class ModelStore {
         }
     }
 
+    /** {@code --onnx auto}: the repo's default ONNX export when it has no safetensors weights, else none. */
+    public static final String ONNX_AUTO = "auto";
+    /** {@code --onnx none}: never an ONNX export. */
+    public static final String ONNX_NONE = "none";
+    /** Variants an automatic choice prefers, in order: full precision first (the djl engine's numbers), then int8. */
+    static final List<String> ONNX_PREFERENCE = List.of("fp32", "quantized", "int8", "uint8", "fp16");
+
+    /**
+     * A decoder export in the layout public hubs publish (Optimum, transformers.js): {@code [onnx/]model[_VARIANT].onnx}
+     * or {@code [onnx/]decoder_model_merged[_VARIANT].onnx}; no suffix is fp32.
+     */
+    private static final Pattern ONNX_DECODER = Pattern.compile("(onnx/)?(model|decoder_model_merged)(?:_([A-Za-z0-9]+))?\\.onnx");
+    /** Its external weights beside it: {@code <file>_data}, {@code <file>_data_N} or {@code <file>.data}. */
+    private static final Pattern ONNX_DATA = Pattern.compile("(onnx/)?(model|decoder_model_merged)(?:_[A-Za-z0-9]+)?\\.onnx(_data(_[0-9]+)?|\\.data)");
+
+    /** One ONNX decoder export of a repo: its variant name, the decoder file and every file it needs from the repo. */
+    public record OnnxExport(String variant, String file, List<HubFile> files) {}
+
+    /**
+     * The ONNX decoder exports among a repo's files, by variant ({@code fp32}, {@code quantized}, {@code int8},
+     * {@code fp16}, {@code q4}, ...), in the preferred order. Where a variant exists twice, {@code onnx/model*} wins over
+     * a top-level file and {@code model*} over {@code decoder_model_merged*}.
+     */
+    public static Map<String, OnnxExport> onnxExports(List<HubFile> files) {
+        Map<String, OnnxExport> byVariant = new TreeMap<>();
+        Map<String, Integer> rank = new TreeMap<>();
+        for (HubFile f : files) {
+            Matcher m = ONNX_DECODER.matcher(f.name());
+            if (!m.matches()) continue;
+            String variant = m.group(3) == null ? "fp32" : m.group(3).toLowerCase(Locale.ROOT);
+            int r = (m.group(1) != null ? 0 : 1) + (m.group(2).equals("model") ? 0 : 2);
+            if (rank.containsKey(variant) && rank.get(variant) <= r) continue;
+            List<HubFile> needed = new ArrayList<>(List.of(f));
+            for (HubFile d : files) {
+                if (ONNX_DATA.matcher(d.name()).matches() && (d.name().startsWith(f.name() + "_data")
+                        || d.name().equals(f.name() + ".data"))) {
+                    needed.add(d);
+                }
+            }
+            needed.sort(Comparator.comparing(HubFile::name));
+            byVariant.put(variant, new OnnxExport(variant, f.name(), needed));
+            rank.put(variant, r);
+        }
+        Map<String, OnnxExport> ordered = new LinkedHashMap<>();
+        for (String v : ONNX_PREFERENCE) if (byVariant.containsKey(v)) ordered.put(v, byVariant.get(v));
+        byVariant.forEach(ordered::putIfAbsent);
+        return ordered;
+    }
+
+    /** Whether a file name is one an ONNX pull writes (a decoder export or its external weights). */
+    static boolean onnxFile(String name) {
+        return ONNX_DECODER.matcher(name).matches() || ONNX_DATA.matcher(name).matches();
+    }
+
     /** Whether Ladder downloads a repo file of this name (top level, metadata or safetensors). */
     public static boolean wanted(String rfilename) {
         if (rfilename.contains("/") || rfilename.contains("\\")) return false;
@@ -286,6 +342,16 @@ public final class ModelStore {
      *                        never half-written, a later pull resumes
      */
     public Path pull(String repoId, String revision, ProgressListener listener) throws IOException {
+        return pull(repoId, revision, ONNX_AUTO, listener);
+    }
+
+    /**
+     * As {@link #pull(String, String, ProgressListener)}, with the ONNX export to take: {@value #ONNX_AUTO} (the
+     * preferred variant when the repo has no safetensors weights, else none), {@value #ONNX_NONE}, or a variant name
+     * ({@code fp32}, {@code quantized}, {@code int8}, {@code fp16}, ... as {@link #onnxExports} names them), pulled
+     * beside the safetensors weights when the repo has both. The manifest records which.
+     */
+    public Path pull(String repoId, String revision, String onnx, ProgressListener listener) throws IOException {
         String rev = revision == null ? DEFAULT_REVISION : revision;
         Path dir = directoryFor(repoId, rev);
         ProgressListener l = listener == null ? ProgressListener.NONE : listener;
@@ -297,14 +363,17 @@ public final class ModelStore {
             throw new StoreException(repoId + "@" + rev + " has no config.json: not a transformers model repo");
         }
         List<String> weights = byName.keySet().stream().filter(n -> wanted(n) && n.endsWith(".safetensors")).toList();
-        if (weights.isEmpty()) {
+        OnnxExport export = chooseOnnx(onnx, weights.isEmpty(), onnxExports(listing.files()), repoId, rev);
+        if (weights.isEmpty() && export == null) {
             TreeSet<String> other = new TreeSet<>();
             for (String n : byName.keySet()) {
                 if (n.matches("(?i).*\\.(bin|pth|pt|gguf|ckpt|h5|msgpack|onnx)")) other.add(n);
             }
             throw new StoreException(repoId + "@" + rev + " has no safetensors weights at the top level"
                     + (other.isEmpty() ? "" : " (only " + String.join(", ", other.stream().limit(3).toList())
-                    + (other.size() > 3 ? ", ..." : "") + ")") + ": Ladder reads safetensors only");
+                    + (other.size() > 3 ? ", ..." : "") + ")") + ": Ladder reads safetensors"
+                    + (onnxExports(listing.files()).isEmpty() ? " or an ONNX decoder export ([onnx/]model[_VARIANT].onnx)"
+                    : ", or the ONNX export --onnx " + String.join("|", onnxExports(listing.files()).keySet()) + " names"));
         }
 
         Files.createDirectories(dir);
@@ -319,7 +388,9 @@ public final class ModelStore {
             for (String n : byName.keySet()) if (wanted(n) && !n.endsWith(".safetensors")) order.add(n);
             order.sort(null);
             List<String> shards = new ArrayList<>(weights);
-            if (byName.containsKey(INDEX)) {
+            if (weights.isEmpty()) {
+                shards = List.of();
+            } else if (byName.containsKey(INDEX)) {
                 HubFile index = byName.get(INDEX);
                 PullManifest.Entry e = present(dir, index, old, listing.commit());
                 if (e == null) {
@@ -335,6 +406,7 @@ public final class ModelStore {
             shards = new ArrayList<>(shards);
             shards.sort(null);
             order.addAll(shards);
+            if (export != null) export.files().forEach(f -> order.add(f.name()));
 
             List<HubFile> plan = order.stream().map(byName::get).toList();
             long total = plan.stream().allMatch(f -> f.size() >= 0) ? plan.stream().mapToLong(HubFile::size).sum() : -1;
@@ -361,19 +433,35 @@ public final class ModelStore {
             // files an earlier pull of this directory left that the repo no longer has
             if (old.isPresent()) {
                 for (PullManifest.Entry stale : old.get().files()) {
-                    if (!done.containsKey(stale.name()) && wanted(stale.name())) {
+                    if (!done.containsKey(stale.name()) && (wanted(stale.name()) || onnxFile(stale.name()))) {
                         invalidate(dir);
                         Files.deleteIfExists(dir.resolve(stale.name()));
                     }
                 }
             }
             List<PullManifest.Entry> entries = plan.stream().map(f -> done.get(f.name())).toList();
-            PullManifest manifest = new PullManifest(repoId, rev, listing.commit(), endpoint, Instant.now(), entries);
+            PullManifest manifest = new PullManifest(repoId, rev, listing.commit(), endpoint, Instant.now(), entries,
+                    export == null ? null : export.variant(), export == null ? null : export.file());
             boolean same = old.isPresent() && old.get().files().equals(entries) && Objects.equals(old.get().commit(), listing.commit())
+                    && Objects.equals(old.get().onnxFile(), manifest.onnxFile())
                     && Files.isRegularFile(dir.resolve(PullManifest.FILE_NAME));
             if (!same) manifest.write(dir);
             return dir;
         }
+    }
+
+    /** The export a pull takes (null for none): see {@link #pull(String, String, String, ProgressListener)}. */
+    static OnnxExport chooseOnnx(String onnx, boolean noWeights, Map<String, OnnxExport> exports, String repoId, String rev) {
+        String choice = onnx == null ? ONNX_AUTO : onnx.strip().toLowerCase(Locale.ROOT);
+        if (choice.equals(ONNX_NONE)) return null;
+        if (choice.equals(ONNX_AUTO)) return noWeights && !exports.isEmpty() ? exports.values().iterator().next() : null;
+        OnnxExport named = exports.get(choice);
+        if (named == null) {
+            throw new StoreException(repoId + "@" + rev + " has no ONNX export '" + onnx + "'" + (exports.isEmpty()
+                    ? " (no [onnx/]model[_VARIANT].onnx or decoder_model_merged[_VARIANT].onnx at all)"
+                    : "; it has " + String.join(", ", exports.keySet())));
+        }
+        return named;
     }
 
     /** Removes the manifest before a file changes: from here on the directory is an unfinished pull. */
@@ -469,6 +557,7 @@ public final class ModelStore {
     private PullManifest.Entry fetch(String repoId, String fileRev, HubFile f, Path dir, ProgressListener l) throws IOException {
         Path target = dir.resolve(f.name());
         Path part = dir.resolve(f.name() + ".part");
+        Files.createDirectories(target.getParent()); // an ONNX export keeps the repo's onnx/ folder
         long have = Files.isRegularFile(part) ? Files.size(part) : 0;
         if (f.size() >= 0 && have > f.size()) {
             Files.delete(part);

@@ -24,9 +24,11 @@ import java.util.Optional;
  * @param endpoint the hub it came from
  * @param pulledAt when the pull finished
  * @param files    the files, in download order
+ * @param onnxVariant the ONNX export pulled ({@code fp32}, {@code quantized}, ...), or null for none
+ * @param onnxFile    its decoder file, relative to the directory (e.g. {@code onnx/model.onnx}), or null
  */
 public record PullManifest(String repo, String revision, String commit, String endpoint, Instant pulledAt,
-                           List<Entry> files) {
+                           List<Entry> files, String onnxVariant, String onnxFile) {
 
     public static final String FILE_NAME = "ladder-pull.json";
 
@@ -61,9 +63,12 @@ public record PullManifest(String repo, String revision, String commit, String e
                         f.hasNonNull("sha256") ? f.get("sha256").asText() : null));
             }
             Instant at = root.hasNonNull("pulled_at") ? Instant.parse(root.get("pulled_at").asText()) : null;
+            JsonNode onnx = root.path("onnx");
             return Optional.of(new PullManifest(root.path("repo").asText(), root.path("revision").asText(),
                     root.hasNonNull("commit") ? root.get("commit").asText() : null,
-                    root.path("endpoint").asText(null), at, entries));
+                    root.path("endpoint").asText(null), at, entries,
+                    onnx.hasNonNull("variant") ? onnx.get("variant").asText() : null,
+                    onnx.hasNonNull("file") ? onnx.get("file").asText() : null));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -77,6 +82,7 @@ public record PullManifest(String repo, String revision, String commit, String e
         root.put("commit", commit);
         root.put("endpoint", endpoint);
         root.put("pulled_at", pulledAt == null ? null : pulledAt.toString());
+        if (onnxFile != null) root.putObject("onnx").put("variant", onnxVariant).put("file", onnxFile);
         ArrayNode arr = root.putArray("files");
         for (Entry e : files) {
             arr.addObject().put("name", e.name()).put("size", e.size()).put("sha256", e.sha256());

@@ -117,12 +117,14 @@ class ModelStoreTest {
 
     @Test
     void concurrentPullsOfOneRepoDownloadItOnceAndTheSecondWaitsThenFindsItThere() throws Exception {
+        CountDownLatch firstHolds = new CountDownLatch(1);
         CountDownLatch secondWaits = new CountDownLatch(1);
         List<String> second = new CopyOnWriteArrayList<>();
         // the first pull holds the lock until the second has said it waits: the two overlap on every run
         CompletableFuture<Path> a = CompletableFuture.supplyAsync(() -> pullQuietly(new ProgressListener() {
             @Override
             public void started(String repoId, String revision, List<HubFile> files, long totalBytes) {
+                firstHolds.countDown();
                 try {
                     secondWaits.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
@@ -130,6 +132,7 @@ class ModelStoreTest {
                 }
             }
         }));
+        assertThat(firstHolds.await(30, TimeUnit.SECONDS)).isTrue();
         CompletableFuture<Path> b = CompletableFuture.supplyAsync(() -> pullQuietly(new ProgressListener() {
             @Override
             public void waiting(String repoId, String revision) {
@@ -156,6 +159,75 @@ class ModelStoreTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @Test
+    void exportsAreNamedByVariantWithTheirExternalDataAndPreferredInOrder() {
+        List<HubFile> files = Stream.of("onnx/model.onnx", "onnx/model.onnx_data", "onnx/model.onnx_data_1",
+                        "onnx/model_fp16.onnx", "onnx/model_fp16.onnx_data", "onnx/model_q4.onnx", "onnx/model_quantized.onnx",
+                        "decoder_model_merged.onnx", "decoder_model_merged_int8.onnx", "decoder_model.onnx",
+                        "onnx/vision_encoder.onnx", "onnx/model.onnx_data/../../x", "model.safetensors")
+                .map(n -> new HubFile(n, 1, null, null)).toList();
+        Map<String, ModelStore.OnnxExport> exports = ModelStore.onnxExports(files);
+        // full precision first, then int8 kinds, fp16, then the rest by name
+        assertThat(exports.keySet()).containsExactly("fp32", "quantized", "int8", "fp16", "q4");
+        ModelStore.OnnxExport fp32 = exports.get("fp32");
+        assertThat(fp32.file()).isEqualTo("onnx/model.onnx"); // onnx/model wins over a top-level decoder_model_merged
+        assertThat(fp32.files()).extracting(HubFile::name)
+                .containsExactly("onnx/model.onnx", "onnx/model.onnx_data", "onnx/model.onnx_data_1");
+        assertThat(exports.get("fp16").files()).extracting(HubFile::name)
+                .containsExactly("onnx/model_fp16.onnx", "onnx/model_fp16.onnx_data");
+        assertThat(exports.get("int8").file()).isEqualTo("decoder_model_merged_int8.onnx");
+        assertThat(ModelStore.onnxExports(List.of(new HubFile("model.safetensors", 1, null, null)))).isEmpty();
+    }
+
+    @Test
+    void anOnnxOnlyRepoPullsItsPreferredExportAndAnotherVariantReplacesIt() throws IOException {
+        FakeHub onnxHub = new FakeHub("ladder-test/tiny-onnx");
+        try (onnxHub) {
+            onnxHub.put("config.json", TinyRepo.files().get("config.json")).put("tokenizer.json", "{}")
+                    .put("onnx/model.onnx", new byte[300]).put("onnx/model.onnx_data", new byte[500])
+                    .put("onnx/model_quantized.onnx", new byte[200]).put("README.md", "# onnx only");
+            ModelStore store = new ModelStore(cache, onnxHub.endpoint(), null).withRetries(0, 0);
+            Path dir = store.pull("ladder-test/tiny-onnx", null, null);
+            PullManifest m = PullManifest.read(dir).orElseThrow();
+            assertThat(m.onnxVariant()).isEqualTo("fp32");
+            assertThat(m.onnxFile()).isEqualTo("onnx/model.onnx");
+            assertThat(dir.resolve("onnx/model.onnx")).hasSize(300);
+            assertThat(dir.resolve("onnx/model.onnx_data")).hasSize(500);
+            assertThat(dir.resolve("onnx/model_quantized.onnx")).doesNotExist();
+            assertThat(m.files()).extracting(PullManifest.Entry::name)
+                    .containsExactly("config.json", "tokenizer.json", "onnx/model.onnx", "onnx/model.onnx_data");
+
+            // another variant: pulled, recorded, and the previous export's files removed
+            store.pull("ladder-test/tiny-onnx", null, "quantized", null);
+            PullManifest q = PullManifest.read(dir).orElseThrow();
+            assertThat(q.onnxVariant()).isEqualTo("quantized");
+            assertThat(q.onnxFile()).isEqualTo("onnx/model_quantized.onnx");
+            assertThat(dir.resolve("onnx/model_quantized.onnx")).hasSize(200);
+            assertThat(dir.resolve("onnx/model.onnx")).doesNotExist();
+            assertThat(dir.resolve("onnx/model.onnx_data")).doesNotExist();
+
+            assertThatThrownBy(() -> store.pull("ladder-test/tiny-onnx", null, "q4", null)).isInstanceOf(StoreException.class)
+                    .hasMessage("ladder-test/tiny-onnx@main has no ONNX export 'q4'; it has fp32, quantized");
+            assertThatThrownBy(() -> store.pull("ladder-test/tiny-onnx", null, "none", null)).isInstanceOf(StoreException.class)
+                    .hasMessageContaining("has no safetensors weights").hasMessageContaining("--onnx fp32|quantized");
+        }
+    }
+
+    @Test
+    void aRepoWithSafetensorsTakesAnExportOnlyWhenAsked() throws IOException {
+        hub.put("onnx/model.onnx", new byte[64]);
+        Path dir = store().pull(REPO, null, null);
+        assertThat(PullManifest.read(dir).orElseThrow().onnxFile()).isNull();
+        assertThat(dir.resolve("onnx")).doesNotExist();
+        store().pull(REPO, null, "fp32", null);
+        PullManifest both = PullManifest.read(dir).orElseThrow();
+        assertThat(both.onnxFile()).isEqualTo("onnx/model.onnx");
+        assertThat(both.entry("model.safetensors")).isPresent();
+        assertThat(dir.resolve("onnx/model.onnx")).hasSize(64);
+        // nothing else changed: the safetensors were kept, not fetched again
+        assertThat(hub.requestsTo("/cdn/")).hasSize(1);
     }
 
     @Test
@@ -282,7 +354,7 @@ class ModelStoreTest {
         hub.put("config.json", "{}").put("pytorch_model.bin", new byte[10]);
         assertThatThrownBy(() -> store().pull(REPO, null, null)).isInstanceOf(StoreException.class)
                 .hasMessage(REPO + "@main has no safetensors weights at the top level (only pytorch_model.bin): "
-                        + "Ladder reads safetensors only");
+                        + "Ladder reads safetensors or an ONNX decoder export ([onnx/]model[_VARIANT].onnx)");
     }
 
     @Test

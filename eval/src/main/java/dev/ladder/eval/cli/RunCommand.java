@@ -76,23 +76,7 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter log = spec.commandLine().getErr();
         var reportFormats = ReportCommand.parseFormats(formats);
         Shard shard = shardText == null ? null : Shard.parse(shardText, "--shard");
-        Experiment e = ExperimentLoader.load(experimentFile);
-        if (model != null) e = e.withModelOverride(model);
-        if (adapter != null) {
-            // an adapter named on the command line must be there (one the file names may still be in training)
-            if (!Files.isRegularFile(Path.of(adapter).resolve("adapter_config.json"))) {
-                throw new UserError("--adapter " + adapter + ": no PEFT adapter there (no adapter_config.json)");
-            }
-            e = e.withAdapterOverride(adapter);
-        }
-        if (device != null) e = e.withDeviceOverride(device);
-        if (dtype != null) e = e.withDtypeOverride(dtype);
-        if (limit != null) e = e.withLimit(limit);
-        if (subset != null) {
-            ItemSubset.Method method = ItemSubset.Method.parse(subset);
-            if (method == null) throw new UserError("--subset " + subset + ": use stratified or first");
-            e = e.withSubset(new ItemSubset(method, e.subset().seed()));
-        }
+        Experiment e = withOverrides(ExperimentLoader.load(experimentFile), model, adapter, device, dtype, limit, subset);
         // a shard's directory stays out of config.yaml, which is the experiment's for every shard (merge compares them)
         if (out != null && shard == null) e = e.withOutput(out);
         Path runDir = shard == null ? e.output() : out != null ? out : shard.directoryBeside(e.output());
@@ -126,5 +110,32 @@ final class RunCommand implements Callable<Integer> {
         }
         stdout.println(outcome.directory().dir());
         return 0;
+    }
+
+    /**
+     * The experiment with the command line's overrides ({@code --model}, {@code --adapter}, {@code --device},
+     * {@code --dtype}, {@code --limit}, {@code --subset}; null for each one not given), as {@code ladder run} and
+     * {@code ladder bench ladder} read them.
+     */
+    static Experiment withOverrides(Experiment experiment, String model, String adapter, String device, String dtype,
+                                    Integer limit, String subset) {
+        Experiment e = experiment;
+        if (model != null) e = e.withModelOverride(model);
+        if (adapter != null) {
+            // an adapter named on the command line must be there (one the file names may still be in training)
+            if (!Files.isRegularFile(Path.of(adapter).resolve("adapter_config.json"))) {
+                throw new UserError("--adapter " + adapter + ": no PEFT adapter there (no adapter_config.json)");
+            }
+            e = e.withAdapterOverride(adapter);
+        }
+        if (device != null) e = e.withDeviceOverride(device);
+        if (dtype != null) e = e.withDtypeOverride(dtype);
+        if (limit != null) e = e.withLimit(limit);
+        if (subset != null) {
+            ItemSubset.Method method = ItemSubset.Method.parse(subset);
+            if (method == null) throw new UserError("--subset " + subset + ": use stratified or first");
+            e = e.withSubset(new ItemSubset(method, e.subset().seed()));
+        }
+        return e;
     }
 }

@@ -363,7 +363,8 @@ public final class ModelStore {
             throw new StoreException(repoId + "@" + rev + " has no config.json: not a transformers model repo");
         }
         List<String> weights = byName.keySet().stream().filter(n -> wanted(n) && n.endsWith(".safetensors")).toList();
-        OnnxExport export = chooseOnnx(onnx, weights.isEmpty(), onnxExports(listing.files()), repoId, rev);
+        Map<String, OnnxExport> exports = onnxExports(listing.files());
+        OnnxExport export = chooseOnnx(onnx, weights.isEmpty(), exports, repoId, rev);
         if (weights.isEmpty() && export == null) {
             TreeSet<String> other = new TreeSet<>();
             for (String n : byName.keySet()) {
@@ -372,8 +373,8 @@ public final class ModelStore {
             throw new StoreException(repoId + "@" + rev + " has no safetensors weights at the top level"
                     + (other.isEmpty() ? "" : " (only " + String.join(", ", other.stream().limit(3).toList())
                     + (other.size() > 3 ? ", ..." : "") + ")") + ": Ladder reads safetensors"
-                    + (onnxExports(listing.files()).isEmpty() ? " or an ONNX decoder export ([onnx/]model[_VARIANT].onnx)"
-                    : ", or the ONNX export --onnx " + String.join("|", onnxExports(listing.files()).keySet()) + " names"));
+                    + (exports.isEmpty() ? " or an ONNX decoder export ([onnx/]model[_VARIANT].onnx)"
+                    : ", or the ONNX export --onnx " + String.join("|", exports.keySet()) + " names"));
         }
 
         Files.createDirectories(dir);

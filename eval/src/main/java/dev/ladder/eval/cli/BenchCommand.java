@@ -45,7 +45,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput, in-process and served; an experiment's wall time; the agent's leak and gate checks; the SQL readers' frozen verdicts.",
         subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class,
-                BenchCommand.Serve.class, BenchLadderCommand.class,
+                BenchCommand.Serve.class, BenchLadderCommand.class, BenchLinearCommand.class,
                 BenchCommand.Leaks.class, BenchCommand.Gate.class, BenchCommand.Readers.class})
 final class BenchCommand extends GroupCommand {
 

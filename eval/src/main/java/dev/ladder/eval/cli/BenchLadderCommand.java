@@ -53,6 +53,8 @@ final class BenchLadderCommand implements Callable<Integer> {
     String device;
     @Option(names = "--dtype", paramLabel = "auto|f32|f16|int8", description = "As ladder run --dtype.")
     String dtype;
+    @Option(names = "--engine", paramLabel = "djl|onnx|auto", description = "As ladder run --engine.")
+    String engine;
     @Option(names = "--limit", paramLabel = "N", description = "As ladder run --limit: the full run to estimate.")
     Integer limit;
     @Option(names = "--keep", paramLabel = "DIR", description = "Keep the sample's run directory here (default: removed).")
@@ -62,7 +64,7 @@ final class BenchLadderCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (sample < 1) throw new UserError("--sample must be at least 1, got " + sample);
         if (keep != null && Files.exists(keep)) throw new UserError("--keep " + keep + " exists; name a new directory");
-        Experiment e = RunCommand.withOverrides(ExperimentLoader.load(experimentFile), model, adapter, device, dtype, limit, null);
+        Experiment e = RunCommand.withOverrides(ExperimentLoader.load(experimentFile), model, adapter, device, dtype, engine, limit, null);
         Benchmark benchmark = Benchmarks.load(e.benchmark(), e.database());
         int full = e.subset().select(benchmark.split(e.split()), e.limit()).items().size();
         int n = Math.min(sample, full);

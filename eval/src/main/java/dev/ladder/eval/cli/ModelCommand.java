@@ -198,7 +198,7 @@ final class ModelCommand extends GroupCommand {
     static final class MakeTiny implements Callable<Integer> {
         @Spec CommandSpec spec;
         @Parameters(paramLabel = "DIR") Path dir;
-        @Option(names = "--shape", defaultValue = "tiny", paramLabel = "tiny|smollm2-135m|llama3-2-1b|qwen2-tiny|llama3-rope-scaled-tiny",
+        @Option(names = "--shape", defaultValue = "tiny", paramLabel = "tiny|smollm2-135m|llama3-2-1b|qwen2-5-0-5b|qwen2-tiny|llama3-rope-scaled-tiny",
                 description = "Default ${DEFAULT-VALUE}.")
         String shape;
         @Option(names = "--seed", defaultValue = "1", paramLabel = "S") long seed;
@@ -209,7 +209,7 @@ final class ModelCommand extends GroupCommand {
             for (TinyModels.Shape s : TinyModels.Shape.values()) {
                 if (cliName(s).equals(name.toLowerCase(Locale.ROOT).replace('.', '-'))) return s; // llama3.2-1b too
             }
-            throw new UserError("unknown shape '" + name + "' (tiny, smollm2-135m, llama3-2-1b, qwen2-tiny, llama3-rope-scaled-tiny)");
+            throw new UserError("unknown shape '" + name + "' (tiny, smollm2-135m, llama3-2-1b, qwen2-5-0-5b, qwen2-tiny, llama3-rope-scaled-tiny)");
         }
 
         static String cliName(TinyModels.Shape s) {

@@ -43,6 +43,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--dtype", paramLabel = "auto|f32|f16|int8",
             description = "Load every in-process model of the file with this dtype (default: each model's dtype:, auto).")
     String dtype;
+    @Option(names = "--engine", paramLabel = "djl|onnx|auto",
+            description = "Run every in-process model of the file on this engine (default: each model's engine:; docs/onnx.md).")
+    String engine;
     @Option(names = "--limit", paramLabel = "N",
             description = "Only N items of the split, chosen as the file's 'subset:' says (default: stratified by category and difficulty, seeded).")
     Integer limit;
@@ -76,7 +79,7 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter log = spec.commandLine().getErr();
         var reportFormats = ReportCommand.parseFormats(formats);
         Shard shard = shardText == null ? null : Shard.parse(shardText, "--shard");
-        Experiment e = withOverrides(ExperimentLoader.load(experimentFile), model, adapter, device, dtype, limit, subset);
+        Experiment e = withOverrides(ExperimentLoader.load(experimentFile), model, adapter, device, dtype, engine, limit, subset);
         // a shard's directory stays out of config.yaml, which is the experiment's for every shard (merge compares them)
         if (out != null && shard == null) e = e.withOutput(out);
         Path runDir = shard == null ? e.output() : out != null ? out : shard.directoryBeside(e.output());
@@ -118,7 +121,7 @@ final class RunCommand implements Callable<Integer> {
      * {@code ladder bench ladder} read them.
      */
     static Experiment withOverrides(Experiment experiment, String model, String adapter, String device, String dtype,
-                                    Integer limit, String subset) {
+                                    String engine, Integer limit, String subset) {
         Experiment e = experiment;
         if (model != null) e = e.withModelOverride(model);
         if (adapter != null) {
@@ -130,6 +133,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (device != null) e = e.withDeviceOverride(device);
         if (dtype != null) e = e.withDtypeOverride(dtype);
+        if (engine != null) e = e.withEngineOverride(engine);
         if (limit != null) e = e.withLimit(limit);
         if (subset != null) {
             ItemSubset.Method method = ItemSubset.Method.parse(subset);

@@ -189,6 +189,21 @@ public record Experiment(String name, String benchmark, String split, String dat
         return withLocalModels("--dtype", m -> m.withDtype(dtype));
     }
 
+    /** Engines an in-process model may be switched to ({@code ladder run --engine}). */
+    public static final List<String> LOCAL_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.AUTO);
+
+    /**
+     * Every in-process model's engine replaced ({@code ladder run --engine}): the same ladder on the onnx engine, say,
+     * to compare engines on one file. Oracle and served models stay.
+     */
+    public Experiment withEngineOverride(String engine) {
+        if (!LOCAL_ENGINES.contains(engine)) {
+            throw new ExperimentException("engine override", "models.*.engine", "unknown engine '" + engine + "' for --engine; use "
+                    + String.join(", ", LOCAL_ENGINES));
+        }
+        return withLocalModels("--engine", m -> m.oracle() ? m : m.withEngine(engine));
+    }
+
     /** Every model's device replaced ({@code ladder run --device}). */
     public Experiment withDeviceOverride(String device) {
         String problem = ExperimentLoader.deviceProblem(device);

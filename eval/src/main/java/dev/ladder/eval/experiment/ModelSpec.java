@@ -122,6 +122,10 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
         return new ModelSpec(path, adapter, engine, d, device, mergeBase, server);
     }
 
+    public ModelSpec withEngine(String e) {
+        return new ModelSpec(path, adapter, e, dtype, device, mergeBase, server);
+    }
+
     public ModelSpec withDevice(String d) {
         return new ModelSpec(path, adapter, engine, dtype, d, mergeBase, server);
     }

@@ -243,8 +243,13 @@ class ModelCliTest {
                 .containsPattern("(?m)^peak RSS, VmHWM \\(MB\\) +\\d+$")
                 .containsPattern("(?m)^peak anonymous RSS while loading \\(MB\\) +\\d+$")
                 .containsPattern("(?m)^KV cache read per step, context 130 \\(MB\\) +[\\d.]+$")
-                .containsPattern("(?m)^  \\(host read: Java long\\[\\] sum of 512 MB, 1 thread\\)$")
-                .containsPattern("(?m)^batch-1 decode / roofline +\\d+%$");
+                .containsPattern("(?m)^  \\(host read of 512 MB, 1 thread, the fastest of: Java long\\[\\] sum [\\d.]+, "
+                        + "PyTorch sum [\\d.]+, blocked matrix-vector product [\\d.]+ GB/s\\)$")
+                .containsPattern("(?m)^batch-1 decode / roofline +\\d+%$")
+                // the small-batch forms: measured at load, compared in the same run
+                .containsPattern("(?m)^decode, batch 4, forms off \\(tok/s\\) +[\\d.]+$")
+                .containsPattern("(?m)^  small-batch forms speed-up, batch 4 +[\\d.]+x$")
+                .containsPattern("(?m)^  \\d+ x \\d+: 1 [a-zA-Z. ]+, 2 .+, 16 [a-zA-Z. ]+$");
 
         String m = dir.toString();
         assertUserError(run("bench", "generate", "--model", m, "--batches", "1,x"), "");

@@ -349,6 +349,15 @@ class ExperimentLoaderTest {
                 .hasMessageContaining("unknown device 'metal'");
         assertThatThrownBy(() -> e.withDtypeOverride("bf16")).isInstanceOf(ExperimentException.class)
                 .hasMessageContaining("unknown dtype 'bf16'");
+        Experiment onnx = e.withEngineOverride("onnx");
+        assertThat(onnx.models().values()).extracting(ModelSpec::engine).containsOnly("onnx");
+        assertThat(onnx.models().get("qlora").adapter()).isEqualTo("no/such/adapter");
+        assertThat(e.withEngineOverride("auto").models().values()).extracting(ModelSpec::engine).containsOnly("auto");
+        // an oracle stays an oracle: --engine is for models that run in this process
+        Experiment oracle = e.withModelOverride("oracle").withEngineOverride("djl");
+        assertThat(oracle.models().values()).allMatch(ModelSpec::oracle);
+        assertThatThrownBy(() -> e.withEngineOverride("openai")).isInstanceOf(ExperimentException.class)
+                .hasMessageContaining("unknown engine 'openai' for --engine; use djl, onnx, auto");
 
         assertThat(e.withLimit(3).limit()).isEqualTo(3);
         assertThatThrownBy(() -> e.withLimit(0)).hasMessageContaining("limit: must be >= 1");

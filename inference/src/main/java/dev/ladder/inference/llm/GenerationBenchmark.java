@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
  * Throughput of the {@code djl} engine on one model: prefill tokens/s for a 128-token prompt, decode tokens/s at
@@ -67,14 +68,23 @@ public final class GenerationBenchmark {
      * @param bandwidth           measured bandwidth of the memory the weights live in
      * @param prefillTokensPerSec prompt tokens per second for one prompt
      * @param decodeTokensPerSec  generated tokens per second by batch size
+     * @param decodePlainTokensPerSec the same with the small-batch forms off (one {@code F.linear} per projection),
+     *                            measured on the same loaded model right after; empty where the forms do not apply
+     *                            (a GPU, float16, int8) or were not compared
+     * @param smallBatchPlan      the forms the model's load measured and kept, one line per weight shape (empty: none)
      * @param peakRssBytes        VmHWM of this process after the run (-1 when unknown)
      * @param load                the model's load report (null when the model came loaded from elsewhere)
      * @param gpuMemory           GPU memory after the run, null on a CPU or when CUDA cannot say
      */
     public record Result(String model, String device, int threads, int promptTokens, long weightBytesPerStep,
                          long kvBytesPerToken, int rooflineContext, Bandwidth bandwidth, double prefillTokensPerSec,
-                         Map<Integer, Double> decodeTokensPerSec, long peakRssBytes, LoadReport load,
-                         GpuMemory gpuMemory) {
+                         Map<Integer, Double> decodeTokensPerSec, Map<Integer, Double> decodePlainTokensPerSec,
+                         List<String> smallBatchPlan, long peakRssBytes, LoadReport load, GpuMemory gpuMemory) {
+
+        public Result {
+            decodePlainTokensPerSec = Map.copyOf(decodePlainTokensPerSec);
+            smallBatchPlan = List.copyOf(smallBatchPlan);
+        }
 
         /** KV-cache bytes one batch-1 decode step reads at {@link #rooflineContext}. */
         public long kvBytesPerStep() {
@@ -115,6 +125,10 @@ public final class GenerationBenchmark {
             o.put("prefill_tok_per_s", prefillTokensPerSec);
             var decode = o.putObject("decode_tok_per_s");
             decodeTokensPerSec.forEach((b, v) -> decode.put(String.valueOf(b), v));
+            if (!decodePlainTokensPerSec.isEmpty()) {
+                var plain = o.putObject("decode_plain_linear_tok_per_s");
+                decodeTokensPerSec.keySet().forEach(b -> plain.put(String.valueOf(b), decodePlainTokensPerSec.get(b)));
+            }
             o.put("roofline_tok_per_s", rooflineTokensPerSec());
             o.put("batch1_roofline_share", rooflineRatio());
             o.put("peak_rss_bytes", peakRssBytes);
@@ -150,10 +164,24 @@ public final class GenerationBenchmark {
             for (Map.Entry<Integer, Double> e : decodeTokensPerSec.entrySet()) {
                 row(sb, "decode, batch " + e.getKey() + " (tok/s)", "%12.1f", e.getValue());
             }
+            if (!decodePlainTokensPerSec.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, "  (the same, small-batch forms off: one F.linear per projection)%n"));
+                for (int b : decodeTokensPerSec.keySet()) {
+                    Double plain = decodePlainTokensPerSec.get(b);
+                    row(sb, "decode, batch " + b + ", forms off (tok/s)", "%12.1f", plain);
+                    row(sb, "  small-batch forms speed-up, batch " + b, "%11.2fx", decodeTokensPerSec.get(b) / plain);
+                }
+            }
+            if (!smallBatchPlan.isEmpty()) {
+                sb.append(String.format(Locale.ROOT, "  (forms kept at load, weight shape: rows form)%n"));
+                for (String line : smallBatchPlan) sb.append("  ").append(line).append(System.lineSeparator());
+            }
             row(sb, "roofline, batch 1 (tok/s)", "%12.1f", rooflineTokensPerSec());
             row(sb, "batch-1 decode / roofline", "%11.0f%%", 100 * rooflineRatio());
             Double b1 = decodeTokensPerSec.get(1);
             Double b16 = decodeTokensPerSec.get(16);
+            Double b4 = decodeTokensPerSec.get(4);
+            if (b1 != null && b4 != null) row(sb, "batch 4 / batch 1", "%11.1fx", b4 / b1);
             if (b1 != null && b16 != null) row(sb, "batch 16 / batch 1", "%11.1fx", b16 / b1);
             if (load != null) {
                 row(sb, "load time (s)", "%12.1f", load.millis() / 1e3);
@@ -214,6 +242,15 @@ public final class GenerationBenchmark {
     }
 
     public static Result run(DjlLanguageModel lm, int threads, List<Integer> batches, int promptTokens, int decodeSteps) {
+        return run(lm, threads, batches, promptTokens, decodeSteps, true);
+    }
+
+    /**
+     * Measures a loaded model; with {@code compareForms}, where the model has small-batch forms, decode is measured
+     * a second time with them off, so the table shows what they add in one run.
+     */
+    public static Result run(DjlLanguageModel lm, int threads, List<Integer> batches, int promptTokens, int decodeSteps,
+                             boolean compareForms) {
         if (threads > 0) JniUtils.setNumThreads(threads);
         LlamaModel model = lm.model();
         int vocab = model.config().vocabSize();
@@ -228,6 +265,28 @@ public final class GenerationBenchmark {
             lm.generate(List.of(request(rnd, vocab, promptTokens, 1)));
             prefill = Math.max(prefill, promptTokens / ((System.nanoTime() - t0) / 1e9));
         }
+        Map<Integer, Double> decode = decode(lm, rnd, vocab, batches, promptTokens, decodeSteps);
+        Map<Integer, Double> plain = Map.of();
+        if (compareForms && model.smallBatchFormsActive()) {
+            model.smallBatchForms(false);
+            try {
+                plain = decode(lm, rnd, vocab, batches, promptTokens, decodeSteps);
+            } finally {
+                model.smallBatchForms(true);
+            }
+        }
+        long rss = HostMemory.peakRssBytes();   // before the bandwidth probe's array
+        GpuMemory gpu = gpuMemory(model.device());  // before the probe too: its array is not the model's
+        Bandwidth bw = measureBandwidth(model.manager(), Math.max(1, threads));
+        int t = threads > 0 ? threads : JniUtils.getNumThreads();
+        return new Result(lm.name(), DeviceChoice.label(model.device()), t, promptTokens, model.weightBytesPerToken(),
+                kvBytesPerToken(model.config(), model.dtype().getNumOfBytes()), rooflineContext(promptTokens, decodeSteps),
+                bw, prefill, decode, plain, model.smallBatchPlan(), rss, model.loadReport(), gpu);
+    }
+
+    /** Decode tokens per second by batch size: one greedy batch of {@code b} rows each. */
+    private static Map<Integer, Double> decode(DjlLanguageModel lm, Random rnd, int vocab, List<Integer> batches,
+                                               int promptTokens, int decodeSteps) {
         Map<Integer, Double> decode = new LinkedHashMap<>();
         for (int b : batches) {
             List<Completion> out = lm.generate(batch(rnd, vocab, promptTokens, b, decodeSteps));
@@ -237,13 +296,7 @@ public final class GenerationBenchmark {
             // the first token of each row comes from the prefill, the decode loop makes the rest
             decode.put(b, (tokens - b) / (ms / 1e3));
         }
-        long rss = HostMemory.peakRssBytes();   // before the bandwidth probe's array
-        GpuMemory gpu = gpuMemory(model.device());  // before the probe too: its array is not the model's
-        Bandwidth bw = measureBandwidth(model.manager(), Math.max(1, threads));
-        int t = threads > 0 ? threads : JniUtils.getNumThreads();
-        return new Result(lm.name(), DeviceChoice.label(model.device()), t, promptTokens, model.weightBytesPerToken(),
-                kvBytesPerToken(model.config(), model.dtype().getNumOfBytes()), rooflineContext(promptTokens, decodeSteps),
-                bw, prefill, decode, rss, model.loadReport(), gpu);
+        return decode;
     }
 
     /** Keys and values of one token in every layer: {@code 2 · layers · kvHeads · headDim · bytes}. */
@@ -268,8 +321,11 @@ public final class GenerationBenchmark {
     public static Bandwidth measureBandwidth(NDManager manager, int threads) {
         Device device = manager.getDevice();
         if (!device.isGpu()) {
-            return new Bandwidth("host read: Java long[] sum of 512 MB, " + threads + " thread" + (threads == 1 ? "" : "s"),
-                    readBandwidthGBs(threads));
+            double java = readBandwidthGBs(threads);
+            double[] torch = torchReadBandwidthGBs(manager, threads);
+            return new Bandwidth(String.format(Locale.ROOT, "host read of 512 MB, %d thread%s, the fastest of: Java long[] "
+                    + "sum %.1f, PyTorch sum %.1f, blocked matrix-vector product %.1f GB/s", threads,
+                    threads == 1 ? "" : "s", java, torch[0], torch[1]), Math.max(java, Math.max(torch[0], torch[1])));
         }
         JniUtils.emptyCudaCache();   // so that free memory counts PyTorch's cached blocks as free
         long bytes = DEVICE_PROBE_BYTES;
@@ -369,6 +425,43 @@ public final class GenerationBenchmark {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Read bandwidths in GB/s as PyTorch's own vectorised, multi-threaded code reads 512 MB of float32 on
+     * {@code threads} intra-op threads, best of 5 each: {@code [sum of the array, one row times the array as a
+     * [65536, 2048] matrix in SmallBatchLinear's blocked form]}. The Java probe alone understated what decode's
+     * matrix-vector products read on the 2-core reference (44-47 GB/s against 51-56 GB/s: batch-1 decode came out at
+     * 107% of its roofline), so the roofline takes the fastest of the three: what this machine is seen to read.
+     */
+    static double[] torchReadBandwidthGBs(NDManager manager, int threads) {
+        int before = JniUtils.getNumThreads();
+        JniUtils.setNumThreads(threads);
+        long bytes = 512L << 20;
+        try (NDManager m = manager.newSubManager()) {
+            NDArray a = m.ones(new Shape(bytes / 4 / 2048, 2048), DataType.FLOAT32);
+            SmallBatchLinear.Blocked matrix = SmallBatchLinear.Blocked.of(a);
+            NDArray x = m.ones(new Shape(1, 2048), DataType.FLOAT32);
+            double sum = best(bytes, () -> a.sum());
+            double gemv = best(bytes, () -> matrix.apply(x, SmallBatchLinear.Form.WEIGHT_BLOCKS));
+            return new double[] {sum, gemv};
+        } finally {
+            JniUtils.setNumThreads(before);
+        }
+    }
+
+    /** GB/s of {@code bytes} read by {@code op}, best of 5 after one warm-up (pages, kernels). */
+    private static double best(long bytes, Supplier<NDArray> op) {
+        double best = 0;
+        for (int rep = 0; rep < 6; rep++) {
+            long t0 = System.nanoTime();
+            try (NDArray r = op.get()) {
+                r.toFloatArray();   // on a CPU the op is done when it returns; reading back keeps the JIT honest
+            }
+            double gbs = bytes / ((System.nanoTime() - t0) / 1e9) / 1e9;
+            if (rep > 0) best = Math.max(best, gbs);
+        }
+        return best;
     }
 
     /** VmHWM (peak resident set) of this process in bytes, or -1. */

@@ -22,8 +22,11 @@ import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -61,16 +64,28 @@ public final class LlamaModel implements AutoCloseable {
     }
 
     /**
-     * @param precision  compute precision
-     * @param int8       int8 weight-only quantisation of the q/k/v/o and MLP projections
-     * @param maxContext context window in tokens; 0 = min(config max positions, 8192)
+     * @param precision       compute precision
+     * @param int8            int8 weight-only quantisation of the q/k/v/o and MLP projections
+     * @param maxContext      context window in tokens; 0 = min(config max positions, 8192)
+     * @param smallBatchForms float32 projections on a CPU with at most {@link SmallBatchLinear#MAX_ROWS} rows run in
+     *                        the blocked forms of {@link SmallBatchLinear} (false: always one
+     *                        {@code torch.nn.functional.linear}, to measure what the forms add)
      */
-    public record Options(Precision precision, boolean int8, int maxContext) {
-        public static final Options DEFAULT = new Options(Precision.AUTO, false, 0);
+    public record Options(Precision precision, boolean int8, int maxContext, boolean smallBatchForms) {
+        public static final Options DEFAULT = new Options(Precision.AUTO, false, 0, true);
 
         public Options {
             Objects.requireNonNull(precision, "precision");
             if (maxContext < 0) throw new IllegalArgumentException("maxContext must be >= 0");
+        }
+
+        /** With the small-batch forms on. */
+        public Options(Precision precision, boolean int8, int maxContext) {
+            this(precision, int8, maxContext, true);
+        }
+
+        public Options withSmallBatchForms(boolean on) {
+            return new Options(precision, int8, maxContext, on);
         }
     }
 
@@ -97,24 +112,30 @@ public final class LlamaModel implements AutoCloseable {
     private final int contextLength;
     private final NDArray embed;
     private final NDArray lmHead;
+    private final Linear lmHeadLinear;
     private final NDArray finalNorm;
     private final NDArray cos;
     private final NDArray sinSigned;
     private final Layer[] layers;
     private final long weightBytesPerToken;
     private final LoadReport loadReport;
+    /** The small-batch forms measured at load (null where there are none: a GPU, float16, int8, or switched off). */
+    private SmallBatchLinear.Plan calibratedPlan;
+    /** The plan the next forward passes use: the calibrated one, or null (the benchmark switches it off and on). */
+    private volatile SmallBatchLinear.Plan plan;
 
     private record Layer(NDArray inNorm, Linear qkv, Linear o, NDArray postNorm, Linear gateUp, Linear down) {}
 
     private LlamaModel(ModelConfig config, NDManager manager, DataType dtype, int contextLength, NDArray embed,
-                       NDArray lmHead, NDArray finalNorm, NDArray cos, NDArray sinSigned, Layer[] layers,
-                       LoadReport loadReport) {
+                       NDArray lmHead, Linear lmHeadLinear, NDArray finalNorm, NDArray cos, NDArray sinSigned,
+                       Layer[] layers, LoadReport loadReport) {
         this.config = config;
         this.manager = manager;
         this.dtype = dtype;
         this.contextLength = contextLength;
         this.embed = embed;
         this.lmHead = lmHead;
+        this.lmHeadLinear = lmHeadLinear;
         this.finalNorm = finalNorm;
         this.cos = cos;
         this.sinSigned = sinSigned;
@@ -157,7 +178,8 @@ public final class LlamaModel implements AutoCloseable {
         Engine engine = TorchRuntime.engine();
         NDManager manager = engine.newBaseManager(device);
         try (HostMemory.PeakSampler memory = HostMemory.sampler(Duration.ofMillis(5));
-             Loader ld = new Loader(config, weights, manager, dtypeFor(options.precision(), device), options.int8())) {
+             Loader ld = new Loader(config, weights, manager, dtypeFor(options.precision(), device), options.int8(),
+                     !device.isGpu())) {
             DataType dtype = ld.dtype;
             int ctx = options.maxContext() > 0 ? Math.min(options.maxContext(), config.maxPositions())
                     : EngineLimits.defaultContext(config);
@@ -184,6 +206,11 @@ public final class LlamaModel implements AutoCloseable {
                         ld.norm(p + "post_attention_layernorm.weight"), gateUp, down);
                 memory.sample();
             }
+            Dense head = ld.dense(lmHead, null);
+            SmallBatchLinear.Plan plan = null;
+            if (options.smallBatchForms() && ld.smallBatchForms) {
+                plan = SmallBatchLinear.calibrate(blockedByShape(layers, head), manager);
+            }
             float[][] tables = Rope.tables(config, ctx);
             NDArray cos = ld.create(tables[0], new Shape(ctx, hd), dtype);
             NDArray sin = ld.create(tables[1], new Shape(ctx, hd), dtype);
@@ -191,11 +218,29 @@ public final class LlamaModel implements AutoCloseable {
             List<String> warnings = weights.float16Clamps().stream().map(F16Clamp::message).toList();
             LoadReport report = new LoadReport((System.nanoTime() - t0) / 1_000_000, memory.startBytes(),
                     memory.peakBytes(), heldBytes(embed, lmHead, finalNorm, cos, sin, layers), DeviceChoice.label(device), warnings);
-            return new LlamaModel(config, manager, dtype, ctx, embed, lmHead, finalNorm, cos, sin, layers, report);
+            LlamaModel model = new LlamaModel(config, manager, dtype, ctx, embed, lmHead, head, finalNorm, cos, sin,
+                    layers, report);
+            model.calibratedPlan = plan;
+            model.plan = plan;
+            return model;
         } catch (RuntimeException e) {
             manager.close();
             throw e;
         }
+    }
+
+    /** The blocked weights of every float projection, grouped by shape (layers share shapes; the LM head is one). */
+    private static Map<String, List<SmallBatchLinear.Blocked>> blockedByShape(Layer[] layers, Linear lmHead) {
+        Map<String, List<SmallBatchLinear.Blocked>> byShape = new LinkedHashMap<>();
+        List<Linear> all = new ArrayList<>();
+        for (Layer l : layers) all.addAll(List.of(l.qkv, l.o, l.gateUp, l.down));
+        all.add(lmHead);
+        for (Linear linear : all) {
+            if (linear instanceof Dense d && d.blocked() != null) {
+                byShape.computeIfAbsent(SmallBatchLinear.key(d.w()), k -> new ArrayList<>()).add(d.blocked());
+            }
+        }
+        return byShape;
     }
 
     private static DataType dtypeFor(Precision precision, Device device) {
@@ -204,6 +249,24 @@ public final class LlamaModel implements AutoCloseable {
             case FLOAT16 -> DataType.FLOAT16;
             case AUTO -> device.isGpu() ? DataType.FLOAT16 : DataType.FLOAT32;
         };
+    }
+
+    /**
+     * Turns the small-batch forms of {@link SmallBatchLinear} on or off for the next forward passes, so one loaded
+     * model measures both (they only exist for float32 weights on a CPU; elsewhere this changes nothing).
+     */
+    void smallBatchForms(boolean on) {
+        plan = on ? calibratedPlan : null;
+    }
+
+    /** Per weight shape, the forms the load measured and kept (empty where there are none). */
+    public List<String> smallBatchPlan() {
+        return calibratedPlan == null ? List.of() : calibratedPlan.describe();
+    }
+
+    /** Whether some projection runs in a small-batch form now (float32 weights on a CPU, and the forms on). */
+    public boolean smallBatchFormsActive() {
+        return plan != null;
     }
 
     /** Time, host memory and warnings of the load that made this model. */
@@ -296,7 +359,7 @@ public final class LlamaModel implements AutoCloseable {
         }
         NDArray last = allLogits || t == 1 ? x : Ops.slice(x, 1, t - 1, t);
         NDArray h = rmsNorm(last, finalNorm);
-        NDArray logits = Ops.linear(h, lmHead, null);
+        NDArray logits = lmHeadLinear.apply(h, plan);
         if (logits.getDataType() != DataType.FLOAT32) logits = logits.toType(DataType.FLOAT32, false);
         return allLogits ? logits : logits.reshape(b, config.vocabSize());
     }
@@ -309,7 +372,7 @@ public final class LlamaModel implements AutoCloseable {
         int groups = nh / nkv;
 
         NDArray h = rmsNorm(x, l.inNorm);
-        NDArray qkv = l.qkv.apply(h);                                          // [B, T, (H + 2KV) hd]
+        NDArray qkv = l.qkv.apply(h, plan);                         // [B, T, (H + 2KV) hd]
         NDArray qk = Ops.slice(qkv, 2, 0, (long) (nh + nkv) * hd).reshape(b, t, nh + nkv, hd);
         NDArray v = Ops.slice(qkv, 2, (long) (nh + nkv) * hd, (long) (nh + 2 * nkv) * hd).reshape(b, t, nkv, hd);
         qk = rope(qk, cosP, sinP, hd);
@@ -350,15 +413,15 @@ public final class LlamaModel implements AutoCloseable {
             blocks.close();
         }
         NDArray attn = heads.reshape(b, nh, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) nh * hd);
-        NDArray x1 = x.add(l.o.apply(attn));
+        NDArray x1 = x.add(l.o.apply(attn, plan));
 
         NDArray h2 = rmsNorm(x1, l.postNorm);
-        NDArray gu = l.gateUp.apply(h2);                                       // [B, T, 2I]
+        NDArray gu = l.gateUp.apply(h2, plan);                      // [B, T, 2I]
         long inter = config.intermediateSize();
         NDArray gate = Ops.slice(gu, 2, 0, inter);
         NDArray up = Ops.slice(gu, 2, inter, 2 * inter);
         NDArray act = gate.mul(Ops.sigmoid(gate)).mul(up);
-        return x1.add(l.down.apply(act));
+        return x1.add(l.down.apply(act, plan));
     }
 
     /**
@@ -427,15 +490,22 @@ public final class LlamaModel implements AutoCloseable {
 
     /** A projection {@code y = x W^T (+ b)}. */
     interface Linear {
-        NDArray apply(NDArray x);
+        /** @param plan the small-batch forms to use where this projection has them; null: always F.linear */
+        NDArray apply(NDArray x, SmallBatchLinear.Plan plan);
 
         long bytes();
     }
 
-    private record Dense(NDArray w, NDArray bias) implements Linear {
+    /** A float projection; {@code blocked} (null when off) runs the few rows of a decode step (SmallBatchLinear). */
+    private record Dense(NDArray w, NDArray bias, SmallBatchLinear.Blocked blocked) implements Linear {
         @Override
-        public NDArray apply(NDArray x) {
-            return Ops.linear(x, w, bias);
+        public NDArray apply(NDArray x, SmallBatchLinear.Plan plan) {
+            if (blocked == null || plan == null) return Ops.linear(x, w, bias);
+            long rows = x.getShape().size() / w.getShape().get(1);
+            SmallBatchLinear.Form form = plan.formFor(w, rows);
+            if (form == SmallBatchLinear.Form.LINEAR) return Ops.linear(x, w, bias);
+            NDArray y = blocked.apply(x, form);
+            return bias == null ? y : y.add(bias);
         }
 
         @Override
@@ -447,7 +517,7 @@ public final class LlamaModel implements AutoCloseable {
     /** Int8 weights, one scale per output row: {@code y = (x (q)^T) * scale (+ b)}. */
     private record Int8(NDArray q, NDArray scale, NDArray bias, DataType dtype) implements Linear {
         @Override
-        public NDArray apply(NDArray x) {
+        public NDArray apply(NDArray x, SmallBatchLinear.Plan plan) {
             NDArray w = q.toType(dtype, false);
             w.attach(x.getManager());
             NDArray y = Ops.linear(x, w, null).mul(scale);
@@ -474,13 +544,17 @@ public final class LlamaModel implements AutoCloseable {
         private final NDManager cpu;
         final DataType dtype;
         private final boolean int8;
+        final boolean smallBatchForms;
 
-        Loader(ModelConfig config, WeightSource weights, NDManager target, DataType dtype, boolean int8) {
+        Loader(ModelConfig config, WeightSource weights, NDManager target, DataType dtype, boolean int8,
+               boolean smallBatchForms) {
             this.config = config;
             this.weights = weights;
             this.target = target;
             this.dtype = dtype;
             this.int8 = int8;
+            // measured for float32 weights on a CPU only (SmallBatchLinear)
+            this.smallBatchForms = smallBatchForms && dtype == DataType.FLOAT32;
             this.cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch");
         }
 
@@ -551,7 +625,7 @@ public final class LlamaModel implements AutoCloseable {
                 if (part.getDataType() != out.getDataType()) part = part.toType(out.getDataType(), false);
                 if (!part.getDevice().equals(out.getDevice())) part = part.toDevice(out.getDevice(), false);
                 long[] lo = new long[partShape.length];
-                long[] hi = out.getShape().getShape();
+                long[] hi = out.getShape().getShape().clone();
                 long[] step = new long[lo.length];
                 Arrays.fill(step, 1);
                 lo[0] = at;
@@ -573,6 +647,11 @@ public final class LlamaModel implements AutoCloseable {
 
         NDArray dense(String name, long rows, long cols) {
             return convert(read(new String[] {name}, new long[][] {{rows, cols}}, dtype), dtype);
+        }
+
+        /** A projection over {@code w} {@code [out, in]}, blocked for small batches where that is on. */
+        Dense dense(NDArray w, NDArray bias) {
+            return new Dense(w, bias, smallBatchForms ? SmallBatchLinear.Blocked.of(w) : null);
         }
 
         NDArray norm(String name) {
@@ -606,7 +685,7 @@ public final class LlamaModel implements AutoCloseable {
             NDArray b = null;
             try {
                 if (bias) b = convert(read(bs, bShapes, staged), dtype);
-                if (!int8) return new Dense(convert(w, dtype), b);
+                if (!int8) return dense(convert(w, dtype), b);
                 return quantise(w, b);
             } catch (RuntimeException e) {
                 w.close();
@@ -679,7 +758,7 @@ public final class LlamaModel implements AutoCloseable {
             Shape shape = x.getShape();
             long rowSize = shape.size() / shape.get(0);
             NDArray selected = embedding(index, x.reshape(shape.get(0), rowSize));
-            long[] out = shape.getShape();
+            long[] out = shape.getShape().clone();   // getShape() hands out the array x keeps
             out[0] = index.getShape().get(0);
             return selected.reshape(out);
         }

@@ -44,6 +44,13 @@ public final class TinyModels {
          */
         LLAMA3_2_1B(ModelConfig.Architecture.LLAMA, 2048, 8192, 16, 32, 8, 128_256, 131_072, 500_000.0, 1e-5, true,
                 false, new ModelConfig.RopeScaling(32.0, 1.0, 4.0, 8192)),
+        /**
+         * Qwen2.5-0.5B's shape (24 layers, width 896, MLP 4864, 14 heads, 2 kv heads, vocabulary 151,936, tied, q/k/v
+         * biases, rope_theta 1e6): 494 M parameters, 1.98 GB in float32; the README's default model, for benchmarks
+         * and time estimates only (its tokenizer still covers 512 ids).
+         */
+        QWEN2_5_0_5B(ModelConfig.Architecture.QWEN2, 896, 4864, 24, 14, 2, 151_936, 32_768, 1_000_000.0, 1e-6, true, true,
+                null),
         /** TINY as Qwen2: q/k/v biases, tied embeddings, rope_theta 1e6. */
         QWEN2_TINY(ModelConfig.Architecture.QWEN2, 64, 172, 2, 4, 2, 512, 2048, 1_000_000.0, 1e-6, true, true, null),
         /**

@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.ladder.inference.model.ModelConfig;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,6 +100,65 @@ class LlamaModelTest {
         assertThat(b[0]).isEqualTo(a[0]);                            // wavelength 2pi < 32/4: unchanged
         assertThat(b[1]).isBetween(a[1] / 8f, a[1]);                // 19.9, between 8 and 32: interpolated
         assertThat(b[a.length - 1]).isEqualTo(a[a.length - 1] / 8f); // longest wavelength: divided by the factor
+    }
+
+    /** Logits of each step of {@code rows.length} sequences decoded together, one token per row per step. */
+    static float[][][] decodeBatchLogits(LlamaModel model, int[][] rows) {
+        int b = rows.length;
+        int t = rows[0].length;
+        int v = model.config().vocabSize();
+        float[][][] out = new float[t][b][];
+        try (KvCache cache = new KvCache(model, b, t, new int[b])) {
+            for (int i = 0; i < t; i++) {
+                try (NDManager step = model.manager().newSubManager()) {
+                    long[] ids = new long[b];
+                    long[] pos = new long[b];
+                    for (int r = 0; r < b; r++) {
+                        ids[r] = rows[r][i];
+                        pos[r] = i;
+                    }
+                    float[] flat = model.forward(step.create(ids, new Shape(b, 1)), step.create(pos, new Shape(b, 1)),
+                            cache.maskView(step, b, i + 1), false, cache.decodeSink(b, i), false).toFloatArray();
+                    for (int r = 0; r < b; r++) out[i][r] = Arrays.copyOfRange(flat, r * v, (r + 1) * v);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The small-batch forms are measured at load on a CPU in float32 (a plan per weight shape), can be switched off,
+     * and change decode logits only in the last bits, at batch 1 (weight blocks) and batch 4 (either form).
+     */
+    @Test
+    void smallBatchFormsChangeNothingButTheLastBits() {
+        ModelConfig c = TestModels.qwen2(VOCAB, 64);   // q/k/v biases go through the forms too
+        TestModels.Tensors w = TestModels.random(c, 13);
+        int[][] rows = {tokens(12, 21), tokens(12, 22), tokens(12, 23), tokens(12, 24)};
+        try (LlamaModel on = LlamaModel.load(c, w.source(), Device.cpu(), LlamaModel.Options.DEFAULT);
+             LlamaModel off = LlamaModel.load(c, w.source(), Device.cpu(), LlamaModel.Options.DEFAULT.withSmallBatchForms(false))) {
+            assertThat(on.smallBatchFormsActive()).isTrue();
+            assertThat(on.smallBatchPlan()).isNotEmpty()
+                    .allMatch(line -> line.matches("\\d+ x \\d+: 1 .+, 2 .+, 4 .+, 8 .+, 16 .+"));
+            assertThat(off.smallBatchFormsActive()).isFalse();
+            assertThat(off.smallBatchPlan()).isEmpty();
+
+            assertThat(maxDiff(decodeLogits(on, rows[0]), decodeLogits(off, rows[0]))).isLessThan(1e-4);
+            float[][][] a = decodeBatchLogits(on, rows);
+            float[][][] b = decodeBatchLogits(off, rows);
+            for (int i = 0; i < a.length; i++) assertThat(maxDiff(a[i], b[i])).as("step %d", i).isLessThan(1e-4);
+            // switching them off on the loaded model is the same as loading without them
+            on.smallBatchForms(false);
+            assertThat(on.smallBatchFormsActive()).isFalse();
+            assertThat(maxDiff(decodeLogits(on, rows[1]), decodeLogits(off, rows[1]))).isEqualTo(0.0);
+            on.smallBatchForms(true);
+            assertThat(on.smallBatchFormsActive()).isTrue();
+        }
+        // not on float16 (the forms are measured for float32 only)
+        try (LlamaModel f16 = LlamaModel.load(c, w.source(), Device.cpu(),
+                new LlamaModel.Options(LlamaModel.Precision.FLOAT16, false, 0))) {
+            assertThat(f16.smallBatchFormsActive()).isFalse();
+        }
     }
 
     @Test

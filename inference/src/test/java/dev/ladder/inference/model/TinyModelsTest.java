@@ -78,6 +78,9 @@ class TinyModelsTest {
         assertThat(TinyModels.Shape.SMOLLM2_135M.parameters()).isBetween(134_000_000L, 135_000_000L);
         // Meta's Llama-3.2-1B: 1,235,814,400 parameters
         assertThat(TinyModels.Shape.LLAMA3_2_1B.parameters()).isEqualTo(1_235_814_400L);
+        // Qwen2.5-0.5B's model card: 0.49 B parameters, 0.36 B without the (tied) embedding of 151,936 x 896
+        assertThat(TinyModels.Shape.QWEN2_5_0_5B.parameters()).isEqualTo(494_032_768L);
+        assertThat(TinyModels.Shape.QWEN2_5_0_5B.parameters() - 151_936L * 896).isBetween(355_000_000L, 365_000_000L);
     }
 
     @Test

@@ -1,0 +1,141 @@
+package dev.ladder.inference.llm;
+
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.pytorch.jni.JniUtils;
+import dev.ladder.inference.device.TorchRuntime;
+import dev.ladder.inference.model.ModelConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the time of a decode step goes on a CPU: every projection of a model shape (fused q/k/v, o, fused gate/up,
+ * down, LM head), float32 on the host, timed in each call form of {@link SmallBatchLinear} at each row count, with the
+ * GB/s of weight it streams and the form a model's calibration would keep; and the sum over one decode step (all
+ * layers plus the LM head) per form. A batch-b decode
+ * step's projections see b rows. Random weights of the config's shapes, as many copies of each as make 512 MB so that
+ * no copy is still in a cache when it is read again, as a model's layers are not. Not a test: {@code ladder bench
+ * linear} prints it.
+ */
+public final class LinearProfile {
+    private LinearProfile() {}
+
+    static final long CYCLE_BYTES = 512L << 20;
+
+    /** One projection of the model: {@code perStep} of them run in one decode step. */
+    public record Projection(String name, long out, long in, int perStep) {
+        public long bytes() {
+            return out * in * 4;
+        }
+    }
+
+    /**
+     * One measurement: {@code rows} rows through {@code projection} in {@code form}, best of the repetitions.
+     *
+     * @param chosen whether the engine uses this form for this row count
+     */
+    public record Timing(Projection projection, int rows, String form, double millis, boolean chosen) {
+        public double gbPerS() {
+            return projection.bytes() / (millis / 1e3) / 1e9;
+        }
+    }
+
+    /** @param stepMillis per row count and form: the projections of one decode step, summed */
+    public record Result(int threads, List<Projection> projections, List<Timing> timings,
+                         Map<Integer, Map<String, Double>> stepMillis, long stepBytes) {}
+
+    /** The projections of one decode step of {@code c}, in the order a layer runs them. */
+    public static List<Projection> projections(ModelConfig c) {
+        long d = c.hiddenSize();
+        long qkv = (long) (c.numHeads() + 2L * c.numKvHeads()) * c.headDim();
+        return List.of(
+                new Projection("q/k/v", qkv, d, c.numLayers()),
+                new Projection("o", d, (long) c.numHeads() * c.headDim(), c.numLayers()),
+                new Projection("gate/up", 2L * c.intermediateSize(), d, c.numLayers()),
+                new Projection("down", d, c.intermediateSize(), c.numLayers()),
+                new Projection("lm head", c.vocabSize(), d, 1));
+    }
+
+    /**
+     * Times every projection of {@code config} at each row count in each form, on {@code threads} intra-op threads.
+     *
+     * @param repeats passes over a projection's copies per measurement; the best pass counts
+     */
+    public static Result run(ModelConfig config, int threads, List<Integer> rowCounts, int repeats) {
+        if (rowCounts.isEmpty() || rowCounts.stream().anyMatch(r -> r < 1)) {
+            throw new IllegalArgumentException("row counts must be >= 1: " + rowCounts);
+        }
+        if (repeats < 1) throw new IllegalArgumentException("repeats must be >= 1");
+        Engine torch = TorchRuntime.engine();   // libtorch loaded before the first JniUtils call
+        int before = JniUtils.getNumThreads();
+        JniUtils.setNumThreads(threads);
+        List<Projection> projections = projections(config);
+        List<Timing> timings = new ArrayList<>();
+        Map<Integer, Map<String, Double>> step = new LinkedHashMap<>();
+        long stepBytes = 0;
+        try (NDManager base = torch.newBaseManager()) {
+            for (Projection p : projections) {
+                stepBytes += p.bytes() * p.perStep();
+                try (NDManager m = base.newSubManager()) {
+                    int copies = (int) Math.max(1, Math.min(64, (CYCLE_BYTES + p.bytes() - 1) / p.bytes()));
+                    List<SmallBatchLinear.Blocked> ws = new ArrayList<>();
+                    for (int i = 0; i < copies; i++) {
+                        ws.add(SmallBatchLinear.Blocked.of(m.randomNormal(0, 0.02f, new Shape(p.out(), p.in()),
+                                DataType.FLOAT32)));
+                    }
+                    for (int rows : rowCounts) {
+                        NDArray x = m.randomNormal(new Shape(rows, p.in()));
+                        Map<SmallBatchLinear.Form, Double> ms = new LinkedHashMap<>();
+                        for (SmallBatchLinear.Form form : SmallBatchLinear.Form.values()) ms.put(form, time(ws, x, form, repeats));
+                        SmallBatchLinear.Form chosen = chosen(rows, ms);
+                        for (Map.Entry<SmallBatchLinear.Form, Double> e : ms.entrySet()) {
+                            String label = SmallBatchLinear.label(e.getKey());
+                            timings.add(new Timing(p, rows, label, e.getValue(), e.getKey() == chosen));
+                            step.computeIfAbsent(rows, r -> new LinkedHashMap<>()).merge(label, e.getValue() * p.perStep(), Double::sum);
+                        }
+                    }
+                }
+            }
+        } finally {
+            JniUtils.setNumThreads(before);
+        }
+        for (Map.Entry<Integer, Map<String, Double>> e : step.entrySet()) {
+            double engine = 0;
+            for (Timing t : timings) if (t.rows() == e.getKey() && t.chosen()) engine += t.millis() * t.projection().perStep();
+            e.getValue().put("engine", engine);
+        }
+        return new Result(threads, projections, timings, step, stepBytes);
+    }
+
+    /** The form a model's calibration would keep: the fastest where it beats the default rule's by the margin. */
+    private static SmallBatchLinear.Form chosen(int rows, Map<SmallBatchLinear.Form, Double> ms) {
+        if (rows > SmallBatchLinear.MAX_ROWS) return SmallBatchLinear.Form.LINEAR;
+        SmallBatchLinear.Form rule = SmallBatchLinear.formFor(rows);
+        SmallBatchLinear.Form best = rule;
+        for (Map.Entry<SmallBatchLinear.Form, Double> e : ms.entrySet()) if (e.getValue() < ms.get(best)) best = e.getKey();
+        return ms.get(best) < SmallBatchLinear.MARGIN * ms.get(rule) ? best : rule;
+    }
+
+    /** Milliseconds per call: the best of {@code repeats} passes over all copies (one warm-up pass first). */
+    private static double time(List<SmallBatchLinear.Blocked> ws, NDArray x, SmallBatchLinear.Form form, int repeats) {
+        double best = Double.MAX_VALUE;
+        for (int rep = 0; rep <= repeats; rep++) {
+            long t0 = System.nanoTime();
+            for (SmallBatchLinear.Blocked w : ws) {
+                try (NDManager s = x.getManager().newSubManager()) {
+                    NDArray xi = x.duplicate();
+                    xi.attach(s);
+                    w.apply(xi, form).toFloatArray();
+                }
+            }
+            double ms = (System.nanoTime() - t0) / 1e6 / ws.size();
+            if (rep > 0) best = Math.min(best, ms);
+        }
+        return best;
+    }
+}

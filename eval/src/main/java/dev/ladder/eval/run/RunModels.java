@@ -209,6 +209,11 @@ final class RunModels {
         // on a CPU the thread count is part of how the numbers were made (another count sums in another order)
         if ("djl".equals(loaded.engine()) && !loaded.device().isGpu()) {
             env.put(p + "cpu_threads", Integer.toString(DjlLanguageModel.cpuThreads()));
+            // the small-batch forms sum in another order than F.linear: which ones the load kept is part of it too
+            if (loaded.model() instanceof DjlLanguageModel djl) {
+                List<String> forms = djl.model().smallBatchPlan();
+                env.put(p + "small_batch_forms", forms.isEmpty() ? "off" : String.join("; ", forms));
+            }
         }
         if (loaded.report() != null && loaded.plan() != null) {
             env.put(p + "load_millis", Long.toString(loaded.report().millis()));

@@ -197,7 +197,8 @@ class RunResumeTest {
         assertThat(nowhere).doesNotExist();
 
         assertThat(Files.readString(tmp.resolve("small-run").resolve(RunDirectory.ENVIRONMENT)))
-                .contains("fingerprint.models.base.path").contains("java.version").contains("\"models.base.cpu_threads\" : \"");
+                .contains("fingerprint.models.base.path").contains("java.version").contains("\"models.base.cpu_threads\" : \"")
+                .containsPattern("\"models.base.small_batch_forms\" : \"\\d+ x \\d+: 1 ");
     }
 
     @Test

@@ -349,30 +349,31 @@ public final class LlamaModel implements AutoCloseable {
         NDArray cosP = Ops.embedding(positions, cos).reshape(b, t, 1, config.headDim());
         NDArray sinP = Ops.embedding(positions, sinSigned).reshape(b, t, 1, config.headDim());
         NDArray x = Ops.embedding(tokens, embed);
+        SmallBatchLinear.Plan forms = plan;   // one plan for the whole pass, whatever a benchmark switches meanwhile
         for (int i = 0; i < layers.length; i++) {
             try (NDManager lm = step.newSubManager()) {
                 x.attach(lm);
-                NDArray out = layer(i, layers[i], x, cosP, sinP, effMask, kv, b, t);
+                NDArray out = layer(i, layers[i], x, cosP, sinP, effMask, kv, b, t, forms);
                 out.attach(step);
                 x = out;
             }
         }
         NDArray last = allLogits || t == 1 ? x : Ops.slice(x, 1, t - 1, t);
         NDArray h = rmsNorm(last, finalNorm);
-        NDArray logits = lmHeadLinear.apply(h, plan);
+        NDArray logits = lmHeadLinear.apply(h, forms);
         if (logits.getDataType() != DataType.FLOAT32) logits = logits.toType(DataType.FLOAT32, false);
         return allLogits ? logits : logits.reshape(b, config.vocabSize());
     }
 
     private NDArray layer(int index, Layer l, NDArray x, NDArray cosP, NDArray sinP, NDArray mask, KvSink kv,
-                          long b, long t) {
+                          long b, long t, SmallBatchLinear.Plan forms) {
         int hd = config.headDim();
         int nh = config.numHeads();
         int nkv = config.numKvHeads();
         int groups = nh / nkv;
 
         NDArray h = rmsNorm(x, l.inNorm);
-        NDArray qkv = l.qkv.apply(h, plan);                         // [B, T, (H + 2KV) hd]
+        NDArray qkv = l.qkv.apply(h, forms);                        // [B, T, (H + 2KV) hd]
         NDArray qk = Ops.slice(qkv, 2, 0, (long) (nh + nkv) * hd).reshape(b, t, nh + nkv, hd);
         NDArray v = Ops.slice(qkv, 2, (long) (nh + nkv) * hd, (long) (nh + 2 * nkv) * hd).reshape(b, t, nkv, hd);
         qk = rope(qk, cosP, sinP, hd);
@@ -413,15 +414,15 @@ public final class LlamaModel implements AutoCloseable {
             blocks.close();
         }
         NDArray attn = heads.reshape(b, nh, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) nh * hd);
-        NDArray x1 = x.add(l.o.apply(attn, plan));
+        NDArray x1 = x.add(l.o.apply(attn, forms));
 
         NDArray h2 = rmsNorm(x1, l.postNorm);
-        NDArray gu = l.gateUp.apply(h2, plan);                      // [B, T, 2I]
+        NDArray gu = l.gateUp.apply(h2, forms);                     // [B, T, 2I]
         long inter = config.intermediateSize();
         NDArray gate = Ops.slice(gu, 2, 0, inter);
         NDArray up = Ops.slice(gu, 2, inter, 2 * inter);
         NDArray act = gate.mul(Ops.sigmoid(gate)).mul(up);
-        return x1.add(l.down.apply(act, plan));
+        return x1.add(l.down.apply(act, forms));
     }
 
     /**

@@ -209,7 +209,11 @@ public final class LlamaModel implements AutoCloseable {
             Dense head = ld.dense(lmHead, null);
             SmallBatchLinear.Plan plan = null;
             if (options.smallBatchForms() && ld.smallBatchForms) {
-                plan = SmallBatchLinear.calibrate(blockedByShape(layers, head), manager);
+                var byShape = blockedByShape(layers, head);
+                long bytes = byShape.values().stream().flatMap(List::stream).mapToLong(bl -> bytes(bl.weight())).sum();
+                // a machine measures a shape once: later loads read its forms (tiny models measure in milliseconds)
+                plan = SmallBatchLinear.calibrate(byShape, manager,
+                        bytes >= SmallBatchPlans.STORE_FROM_BYTES ? SmallBatchPlans.forThisMachine() : null);
             }
             float[][] tables = Rope.tables(config, ctx);
             NDArray cos = ld.create(tables[0], new Shape(ctx, hd), dtype);

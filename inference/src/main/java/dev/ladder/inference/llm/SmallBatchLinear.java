@@ -77,9 +77,10 @@ final class SmallBatchLinear {
     /**
      * Which form each weight shape takes at each row class, as measured on this machine by {@link #calibrate}.
      *
-     * @param forms per weight shape ({@code "out x in"}), one form per {@link #ROW_CLASSES} entry
+     * @param forms    per weight shape ({@code "out x in"}), one form per {@link #ROW_CLASSES} entry
+     * @param measured how many of the shapes this load measured (the others came from {@link SmallBatchPlans})
      */
-    record Plan(Map<String, Form[]> forms) {
+    record Plan(Map<String, Form[]> forms, int measured) {
         Plan {
             forms = Map.copyOf(forms);
         }
@@ -120,6 +121,12 @@ final class SmallBatchLinear {
         };
     }
 
+    /** The form a {@link #label} names, or null. */
+    static Form formOf(String label) {
+        for (Form f : Form.values()) if (label(f).equals(label)) return f;
+        return null;
+    }
+
     /**
      * Measures the forms on the model's own weights and keeps, per weight shape and row class, the fastest one where
      * it beats the default rule's by {@link #MARGIN}. Which form streams a weight fastest depends on the shape and the
@@ -129,9 +136,23 @@ final class SmallBatchLinear {
      * counts. Costs {@code 3 x 5 x 3} passes over the weights at load (about 10 s for a 1B model on the reference).
      */
     static Plan calibrate(Map<String, List<Blocked>> byShape, NDManager manager) {
+        return calibrate(byShape, manager, null);
+    }
+
+    /**
+     * As {@link #calibrate(Map, NDManager)}, the shapes {@code store} already holds for this machine taken from it and
+     * the ones measured added to it ({@code store} null: measure all, keep nothing).
+     */
+    static Plan calibrate(Map<String, List<Blocked>> byShape, NDManager manager, SmallBatchPlans store) {
+        Map<String, Form[]> stored = store == null ? Map.of() : store.read();
         Map<String, Form[]> forms = new LinkedHashMap<>();
+        Map<String, Form[]> measured = new LinkedHashMap<>();
         try (NDManager m = manager.newSubManager()) {
             for (Map.Entry<String, List<Blocked>> e : byShape.entrySet()) {
+                if (stored.containsKey(e.getKey())) {
+                    forms.put(e.getKey(), stored.get(e.getKey()));
+                    continue;
+                }
                 List<Blocked> ws = e.getValue();
                 long in = ws.get(0).weight().getShape().get(1);
                 Form[] chosen = new Form[ROW_CLASSES.length];
@@ -150,9 +171,11 @@ final class SmallBatchLinear {
                     chosen[c] = ms[best.ordinal()] < MARGIN * ms[rule.ordinal()] ? best : rule;
                 }
                 forms.put(e.getKey(), chosen);
+                measured.put(e.getKey(), chosen);
             }
         }
-        return new Plan(forms);
+        if (store != null && !measured.isEmpty()) store.write(measured);
+        return new Plan(forms, measured.size());
     }
 
     /** Milliseconds of one pass of {@code x} through every weight in {@code form}, after one warm-up call. */

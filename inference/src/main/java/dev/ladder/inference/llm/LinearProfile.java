@@ -90,13 +90,15 @@ public final class LinearProfile {
                     }
                     for (int rows : rowCounts) {
                         NDArray x = m.randomNormal(new Shape(rows, p.in()));
-                        Map<SmallBatchLinear.Form, Double> ms = new LinkedHashMap<>();
-                        for (SmallBatchLinear.Form form : SmallBatchLinear.Form.values()) ms.put(form, time(ws, x, form, repeats));
-                        SmallBatchLinear.Form chosen = chosen(rows, ms);
-                        for (Map.Entry<SmallBatchLinear.Form, Double> e : ms.entrySet()) {
-                            String label = SmallBatchLinear.label(e.getKey());
-                            timings.add(new Timing(p, rows, label, e.getValue(), e.getKey() == chosen));
-                            step.computeIfAbsent(rows, r -> new LinkedHashMap<>()).merge(label, e.getValue() * p.perStep(), Double::sum);
+                        SmallBatchLinear.Form[] forms = SmallBatchLinear.Form.values();
+                        double[] ms = new double[forms.length];
+                        for (SmallBatchLinear.Form form : forms) ms[form.ordinal()] = time(ws, x, form, repeats);
+                        SmallBatchLinear.Form chosen = SmallBatchLinear.choose(rows, ms);
+                        for (SmallBatchLinear.Form form : forms) {
+                            String label = SmallBatchLinear.label(form);
+                            double t = ms[form.ordinal()];
+                            timings.add(new Timing(p, rows, label, t, form == chosen));
+                            step.computeIfAbsent(rows, r -> new LinkedHashMap<>()).merge(label, t * p.perStep(), Double::sum);
                         }
                     }
                 }
@@ -112,30 +114,10 @@ public final class LinearProfile {
         return new Result(threads, projections, timings, step, stepBytes);
     }
 
-    /** The form a model's calibration would keep: the fastest where it beats the default rule's by the margin. */
-    private static SmallBatchLinear.Form chosen(int rows, Map<SmallBatchLinear.Form, Double> ms) {
-        if (rows > SmallBatchLinear.MAX_ROWS) return SmallBatchLinear.Form.LINEAR;
-        SmallBatchLinear.Form rule = SmallBatchLinear.formFor(rows);
-        SmallBatchLinear.Form best = rule;
-        for (Map.Entry<SmallBatchLinear.Form, Double> e : ms.entrySet()) if (e.getValue() < ms.get(best)) best = e.getKey();
-        return ms.get(best) < SmallBatchLinear.MARGIN * ms.get(rule) ? best : rule;
-    }
-
-    /** Milliseconds per call: the best of {@code repeats} passes over all copies (one warm-up pass first). */
+    /** Milliseconds per call: the best of {@code repeats} passes over all copies (each pass after a warm-up call). */
     private static double time(List<SmallBatchLinear.Blocked> ws, NDArray x, SmallBatchLinear.Form form, int repeats) {
         double best = Double.MAX_VALUE;
-        for (int rep = 0; rep <= repeats; rep++) {
-            long t0 = System.nanoTime();
-            for (SmallBatchLinear.Blocked w : ws) {
-                try (NDManager s = x.getManager().newSubManager()) {
-                    NDArray xi = x.duplicate();
-                    xi.attach(s);
-                    w.apply(xi, form).toFloatArray();
-                }
-            }
-            double ms = (System.nanoTime() - t0) / 1e6 / ws.size();
-            if (rep > 0) best = Math.min(best, ms);
-        }
+        for (int rep = 0; rep < repeats; rep++) best = Math.min(best, SmallBatchLinear.pass(ws, x, form) / ws.size());
         return best;
     }
 }

@@ -241,7 +241,7 @@ public final class LlamaModel implements AutoCloseable {
         all.add(lmHead);
         for (Linear linear : all) {
             if (linear instanceof Dense d && d.blocked() != null) {
-                byShape.computeIfAbsent(SmallBatchLinear.key(d.w()), k -> new ArrayList<>()).add(d.blocked());
+                byShape.computeIfAbsent(d.blocked().shapeKey(), k -> new ArrayList<>()).add(d.blocked());
             }
         }
         return byShape;
@@ -507,7 +507,7 @@ public final class LlamaModel implements AutoCloseable {
         public NDArray apply(NDArray x, SmallBatchLinear.Plan plan) {
             if (blocked == null || plan == null) return Ops.linear(x, w, bias);
             long rows = x.getShape().size() / w.getShape().get(1);
-            SmallBatchLinear.Form form = plan.formFor(w, rows);
+            SmallBatchLinear.Form form = plan.formFor(blocked, rows);
             if (form == SmallBatchLinear.Form.LINEAR) return Ops.linear(x, w, bias);
             NDArray y = blocked.apply(x, form);
             return bias == null ? y : y.add(bias);

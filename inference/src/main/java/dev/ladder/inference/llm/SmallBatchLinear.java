@@ -85,9 +85,9 @@ final class SmallBatchLinear {
             forms = Map.copyOf(forms);
         }
 
-        Form formFor(NDArray weight, long rows) {
+        Form formFor(Blocked weight, long rows) {
             if (rows > MAX_ROWS) return Form.LINEAR;
-            Form[] f = forms.get(key(weight));
+            Form[] f = forms.get(weight.shapeKey());
             if (f == null) return SmallBatchLinear.formFor(rows);
             int c = 0;
             while (ROW_CLASSES[c] < rows) c++;
@@ -133,15 +133,9 @@ final class SmallBatchLinear {
      * BLAS of the machine (on the reference, 4 rows of a 2048-wide weight go fastest in row blocks, of a 576-wide one
      * in weight blocks), so a rule alone is right on one machine at best. Each timing is one pass over every weight of
      * the shape (the layers), as a decode step reads them, so none is still cached; the best of {@link #ROUNDS}
-     * counts. Costs {@code 3 x 5 x 3} passes over the weights at load (about 10 s for a 1B model on the reference).
-     */
-    static Plan calibrate(Map<String, List<Blocked>> byShape, NDManager manager) {
-        return calibrate(byShape, manager, null);
-    }
-
-    /**
-     * As {@link #calibrate(Map, NDManager)}, the shapes {@code store} already holds for this machine taken from it and
-     * the ones measured added to it ({@code store} null: measure all, keep nothing).
+     * counts. Costs {@code 3 x 5 x 3} passes over the weights at load (12-17 s for a 1B model on the reference), once
+     * per machine: the shapes {@code store} already holds for this machine are taken from it and the ones measured are
+     * added to it ({@code store} null: measure all, keep nothing).
      */
     static Plan calibrate(Map<String, List<Blocked>> byShape, NDManager manager, SmallBatchPlans store) {
         Map<String, Form[]> stored = store == null ? Map.of() : store.read();
@@ -158,7 +152,6 @@ final class SmallBatchLinear {
                 Form[] chosen = new Form[ROW_CLASSES.length];
                 for (int c = 0; c < ROW_CLASSES.length; c++) {
                     NDArray x = m.randomNormal(new Shape(ROW_CLASSES[c], in));
-                    Form rule = formFor(ROW_CLASSES[c]);
                     Form[] all = Form.values();
                     double[] ms = new double[all.length];
                     Arrays.fill(ms, Double.MAX_VALUE);
@@ -166,9 +159,7 @@ final class SmallBatchLinear {
                     for (int round = 0; round < ROUNDS; round++) {
                         for (int f = 0; f < all.length; f++) ms[f] = Math.min(ms[f], pass(ws, x, all[f]));
                     }
-                    Form best = rule;
-                    for (int f = 0; f < all.length; f++) if (ms[f] < ms[best.ordinal()]) best = all[f];
-                    chosen[c] = ms[best.ordinal()] < MARGIN * ms[rule.ordinal()] ? best : rule;
+                    chosen[c] = choose(ROW_CLASSES[c], ms);
                 }
                 forms.put(e.getKey(), chosen);
                 measured.put(e.getKey(), chosen);
@@ -178,8 +169,20 @@ final class SmallBatchLinear {
         return new Plan(forms, measured.size());
     }
 
+    /**
+     * The form to keep for {@code rows} rows given each form's time ({@code ms} indexed by ordinal): the fastest where
+     * it beats the default rule's by {@link #MARGIN}, else the rule's; past {@link #MAX_ROWS}, always sgemm.
+     */
+    static Form choose(long rows, double[] ms) {
+        if (rows > MAX_ROWS) return Form.LINEAR;
+        Form rule = formFor(rows);
+        Form best = rule;
+        for (Form f : Form.values()) if (ms[f.ordinal()] < ms[best.ordinal()]) best = f;
+        return ms[best.ordinal()] < MARGIN * ms[rule.ordinal()] ? best : rule;
+    }
+
     /** Milliseconds of one pass of {@code x} through every weight in {@code form}, after one warm-up call. */
-    private static double pass(List<Blocked> ws, NDArray x, Form form) {
+    static double pass(List<Blocked> ws, NDArray x, Form form) {
         try (NDManager s = x.getManager().newSubManager()) {
             NDArray xi = x.duplicate();
             xi.attach(s);
@@ -194,13 +197,13 @@ final class SmallBatchLinear {
      * A weight {@code [out, in]} ready for the blocked forms: views of it as blocks, made once (on the weight's
      * manager), so a step creates no views of the weight.
      */
-    record Blocked(NDArray weight, NDArray blocks, NDArray blocksT) {
+    record Blocked(NDArray weight, NDArray blocks, NDArray blocksT, String shapeKey) {
         static Blocked of(NDArray weight) {
             long out = weight.getShape().get(0);
             long in = weight.getShape().get(1);
             int c = blockCount(out);
             NDArray blocks = weight.reshape(c, out / c, in);
-            return new Blocked(weight, blocks, blocks.transpose(0, 2, 1));
+            return new Blocked(weight, blocks, blocks.transpose(0, 2, 1), key(weight));
         }
 
         /** {@code x W^T} for {@code x [..., in]} in {@code form}; results attach to the manager of {@code x}. */

@@ -26,6 +26,17 @@ class SmallBatchLinearTest {
         assertThat(SmallBatchLinear.formFor(SmallBatchLinear.MAX_ROWS + 1)).isEqualTo(SmallBatchLinear.Form.LINEAR);
     }
 
+    /** A measured form replaces the rule's only when 10% faster; past the small-batch limit sgemm always stays. */
+    @Test
+    void theRuleKeepsNearTies() {
+        // ms by ordinal: LINEAR, WEIGHT_BLOCKS, ROW_BLOCKS
+        assertThat(SmallBatchLinear.choose(4, new double[] {10.0, 9.5, 10.0})).isEqualTo(SmallBatchLinear.Form.ROW_BLOCKS);
+        assertThat(SmallBatchLinear.choose(4, new double[] {10.0, 8.9, 10.0})).isEqualTo(SmallBatchLinear.Form.WEIGHT_BLOCKS);
+        assertThat(SmallBatchLinear.choose(1, new double[] {5.0, 9.0, 6.0})).isEqualTo(SmallBatchLinear.Form.LINEAR);
+        assertThat(SmallBatchLinear.choose(1, new double[] {8.5, 9.0, 6.0})).isEqualTo(SmallBatchLinear.Form.ROW_BLOCKS);
+        assertThat(SmallBatchLinear.choose(32, new double[] {9.0, 1.0, 1.0})).isEqualTo(SmallBatchLinear.Form.LINEAR);
+    }
+
     @Test
     void blocksDivideTheOutputRows() {
         assertThat(SmallBatchLinear.blockCount(16384)).isEqualTo(64);

@@ -14,13 +14,17 @@ import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
-/** A metric by category or by difficulty: one row per value with its items, one column per cell. */
+/** A metric by category, database or difficulty: one row per value with its items, one column per cell. */
 final class BreakdownTable {
 
     private BreakdownTable() {}
 
     static ReportTable build(ReportModel model, String key, String metric, Function<ItemResult, Boolean> outcome) {
-        Function<ItemResult, String> keyOf = key.equals("category") ? r -> ReportModel.label(r.category()) : r -> ReportModel.label(r.difficulty());
+        Function<ItemResult, String> keyOf = switch (key) {
+            case "category" -> r -> ReportModel.label(r.category());
+            case "database" -> r -> ReportModel.label(r.database());
+            default -> r -> ReportModel.label(r.difficulty());
+        };
         Map<String, Set<String>> itemsOf = new HashMap<>();
         model.allRows().forEach(r -> itemsOf.computeIfAbsent(keyOf.apply(r), k -> new TreeSet<>()).add(r.itemId()));
         List<String> keys = ReportModel.ordered(itemsOf.keySet(), key.equals("difficulty") ? Report.DIFFICULTIES : List.of());

@@ -105,7 +105,7 @@ public final class Report {
     }
 
     /** Rung names a cell may not take: they are the other columns of the breakdown and error tables. */
-    static final Set<String> RESERVED = Set.of("category", "difficulty", "items", "error class");
+    static final Set<String> RESERVED = Set.of("category", "difficulty", "database", "items", "error class");
 
     private final ReportModel model;
     private final Table results;
@@ -113,6 +113,8 @@ public final class Report {
     private final ReportTable seeds;
     private final ReportTable categoryEx;
     private final ReportTable categoryTs;
+    private final ReportTable databaseEx;
+    private final ReportTable databaseTs;
     private final ReportTable difficultyEx;
     private final ReportTable difficultyTs;
     private final ReportTable comparisons;
@@ -133,6 +135,10 @@ public final class Report {
         this.seeds = model.multiSeed ? SeedsTable.build(model) : null;
         this.categoryEx = BreakdownTable.build(model, "category", "EX", ItemResult::ex);
         this.categoryTs = model.hasTs ? BreakdownTable.build(model, "category", "TS", ItemResult::ts) : null;
+        // a benchmark of several databases (Spider, BIRD) is also read database by database
+        boolean severalDatabases = model.allRows().map(ItemResult::database).filter(d -> !d.isEmpty()).distinct().count() > 1;
+        this.databaseEx = severalDatabases ? BreakdownTable.build(model, "database", "EX", ItemResult::ex) : null;
+        this.databaseTs = severalDatabases && model.hasTs ? BreakdownTable.build(model, "database", "TS", ItemResult::ts) : null;
         this.difficultyEx = BreakdownTable.build(model, "difficulty", "EX", ItemResult::ex);
         this.difficultyTs = model.hasTs ? BreakdownTable.build(model, "difficulty", "TS", ItemResult::ts) : null;
         ComparisonTables.Tables compared = ComparisonTables.build(model);
@@ -256,6 +262,16 @@ public final class Report {
         return Optional.ofNullable(categoryTs);
     }
 
+    /** Rows: databases with their item counts; columns: EX per cell; only when the rows span several databases. */
+    public Optional<ReportTable> databaseEx() {
+        return Optional.ofNullable(databaseEx);
+    }
+
+    /** As {@link #databaseEx()} for TS; empty when no result has TS or the rows are of one database. */
+    public Optional<ReportTable> databaseTs() {
+        return Optional.ofNullable(databaseTs);
+    }
+
     /** Rows: difficulties with their item counts; columns: EX per cell with its Wilson interval. */
     public ReportTable difficultyEx() {
         return difficultyEx;
@@ -302,6 +318,8 @@ public final class Report {
         seeds().ifPresent(all::add);
         all.add(categoryEx);
         categoryTs().ifPresent(all::add);
+        databaseEx().ifPresent(all::add);
+        databaseTs().ifPresent(all::add);
         all.add(difficultyEx);
         difficultyTs().ifPresent(all::add);
         all.add(comparisons);
@@ -345,7 +363,8 @@ public final class Report {
 
     /** The ids of every table a report can have, whether this one has it or not. */
     public static List<String> tableIds() {
-        return List.of("summary", "metrics", "seeds", "category-ex", "category-ts", "difficulty-ex", "difficulty-ts",
+        return List.of("summary", "metrics", "seeds", "category-ex", "category-ts", "database-ex", "database-ts",
+                "difficulty-ex", "difficulty-ts",
                 "comparisons", "attribution", "outcomes", "errors", "judge-agreement", "diagnoses", "oracle-analysis", "oracle-losses", "costs");
     }
 }

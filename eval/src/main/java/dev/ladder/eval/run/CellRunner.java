@@ -48,13 +48,14 @@ final class CellRunner {
 
     /**
      * Answers, scores and stores the items of {@code todo} (indexes into {@code items}), {@code parallel} at a time,
-     * with a progress bar or one log line; returns how many were answered.
+     * with a progress bar or one log line under {@code label} (the cell, and its database in a run of several);
+     * returns how many were answered.
      */
-    int run(Cell cell, Strategy strategy, StrategyContext context, List<BenchmarkItem> items, int total,
+    int run(Cell cell, String label, Strategy strategy, StrategyContext context, List<BenchmarkItem> items, int total,
             List<Integer> todo, int parallel, RowScorer scoring, ResultsStore store, CallCounter calls) {
         int done = total - todo.size();
         ProgressBar bar = progress == null ? null : new ProgressBarBuilder()
-                .setTaskName(cell.name())
+                .setTaskName(label)
                 .setInitialMax(total)
                 .startsFrom(done, Duration.ZERO)
                 .setStyle(ProgressBarStyle.ASCII)
@@ -76,7 +77,7 @@ final class CellRunner {
             if (bar != null) bar.close();
         }
         if (bar == null) {
-            log.printf(Locale.ROOT, "%s: %d items in %.1f s%s%n", cell.name(), todo.size(),
+            log.printf(Locale.ROOT, "%s: %d items in %.1f s%s%n", label, todo.size(),
                     (System.nanoTime() - t0) / 1e9, done > 0 ? " (" + done + " already done)" : "");
         }
         return todo.size();

@@ -9,18 +9,13 @@ import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ScorerSpec;
-import dev.ladder.eval.score.ErrorTaxonomy;
-import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.Scoring;
-import dev.ladder.eval.testsuite.ScoringSetup;
 import dev.ladder.pipeline.oracle.OracleKey;
 import dev.ladder.pipeline.strategy.RunCaches;
 import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.pipeline.strategy.StrategyContext;
 import dev.ladder.sql.db.Database;
-import dev.ladder.sql.db.Databases;
-import dev.ladder.sql.db.LadderPaths;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -102,9 +97,9 @@ public final class ExperimentRunner {
 
     /**
      * The run's shared work, without answering anything or making the run directory: its models resolved (a hub id
-     * pulled), its database loaded, its test suite built when the run would build one. A cluster's setup job runs this
-     * once before an array, so that N shards starting together find it done (docs/scale.md); shards that start anyway
-     * wait for each other's pulls and builds rather than race them.
+     * pulled), its databases loaded, their test suites built when the run would build them. A cluster's setup job runs
+     * this once before an array, so that N shards starting together find it done (docs/scale.md); shards that start
+     * anyway wait for each other's pulls and builds rather than race them.
      *
      * @return what is ready, one line each
      */
@@ -119,21 +114,18 @@ public final class ExperimentRunner {
                 : m.dir() + (m.adapter() == null ? "" : " with adapter " + m.adapter()))));
         experiment.warnings().forEach(w -> ready.add("warning: " + w));
         RunSuite suite = new RunSuite(experiment);
-        List<Database> opened = new ArrayList<>();
-        try {
-            Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl(),
-                    experiment.sqlMode());
-            opened.add(db);
-            ready.add("database " + db.name() + " (" + items.size() + " items of " + benchmark.name() + " "
-                    + experiment.split() + ")");
-            String built = suite.buildIfNeeded(db, benchmark, log);
-            Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
-                    experiment.scorers().suite(), opened, experiment.sqlMode());
-            String missing = suite.missing(db, scoring);
-            ready.add(built != null ? built : missing != null ? missing
-                    : "test suite of " + db.name() + " stored (fingerprint " + abbreviated(suite.fingerprint(db)) + ")");
-        } finally {
-            for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        try (DatabaseScopes scopes = DatabaseScopes.open(experiment, benchmark, items, options.serverUrl())) {
+            for (DatabaseScopes.Scope scope : scopes.all()) {
+                Database db = scope.db();
+                ready.add("database " + db.name() + " (" + scope.positions().size() + " items of " + benchmark.name()
+                        + " " + experiment.split() + ")");
+                String built = suite.buildIfNeeded(db, benchmark, log);
+                try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, true)) {
+                    String missing = suite.missing(db, scoring.main());
+                    ready.add(built != null ? built : missing != null ? missing
+                            : "test suite of " + db.name() + " stored (fingerprint " + abbreviated(suite.fingerprint(db)) + ")");
+                }
+            }
         }
         return ready;
     }
@@ -142,161 +134,215 @@ public final class ExperimentRunner {
         return print == null ? "unrecorded" : print.substring(0, Math.min(12, print.length()));
     }
 
+    /**
+     * What a run reads before it makes anything: the benchmark's selected items, this run's positions of them, the
+     * models (resolved, fingerprinted, checked against device and memory), the k-shot rule and the rungs skipped.
+     */
+    private record Inputs(Benchmark benchmark, ItemSubset.Selection selection, List<Integer> mine, RunModels models,
+                          RunPlan.Exemplars exemplars, List<String> skipped) {
+        List<BenchmarkItem> items() {
+            return selection.items();
+        }
+    }
+
+    /** What a run has done so far: items answered now (or copied from another seed's cell) and items found done. */
+    private static final class Counts {
+        int answered;
+        int resumed;
+    }
+
     public Outcome run() {
-        PrintWriter log = options.log();
         String config = experiment.toResolvedYaml();
         // the shard first: a shard directory resumed as a whole run (--out) also differs in config.yaml's output
         RunIdentity.checkSameShard(directory.toAbsolutePath().normalize(), shard);
         RunIdentity.checkSameExperiment(directory.toAbsolutePath().normalize(), config);
-        // everything that can fail on the user's input fails before the run directory is made
+        // everything that can fail on the user's input fails before the run directory is made: the items, the models,
+        // every database with its golds and test suite, and the generation cache
+        Inputs in = inputs();
+        GenerationCache cache = null;
+        try (DatabaseScopes scopes = DatabaseScopes.open(experiment, in.benchmark(), in.items(), options.serverUrl())) {
+            RunSuite.Status suites = new RunSuite(experiment).check(scopes, in.benchmark(), in.items(), options.log());
+            cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
+            RunDirectory dir = RunDirectory.create(directory);
+            try (ResultsStore store = dir.openResults()) {
+                startStore(dir, store, config, in, scopes, suites);
+                announce(dir, in, suites);
+                Counts counts = new Counts();
+                // one model resident at a time: all cells of a model run together, database by database, and it is
+                // freed before the next loads (rows are keyed by cell and item, and every output is read back in cell
+                // and item order, so the order of work does not change any result)
+                for (List<Cell> group : plan.cellsByModel()) {
+                    runModel(group, in, scopes, suites, store, dir, cache, counts);
+                }
+                judge(in.models(), scopes, store, dir, cache);
+                dir.writePredictions(store, RunDirectory.dbIds(in.benchmark(), in.items()));
+                dir.writeTraces(store);
+                return new Outcome(dir, store.cells().size(), counts.answered, counts.resumed, in.skipped(),
+                        in.models().cacheHits(), in.models().cacheMisses());
+            }
+        } finally {
+            if (cache != null) cache.close();
+        }
+    }
+
+    private Inputs inputs() {
         Benchmark benchmark = Benchmarks.load(experiment.benchmark(), experiment.database());
         ItemSubset.Selection selection = experiment.subset().select(benchmark.split(experiment.split()), experiment.limit());
-        List<BenchmarkItem> items = selection.items();
+        int n = selection.items().size();
         // a shard answers its positions of the selection; rows keep their position, as in a whole run
-        List<Integer> mine = shard == null ? IntStream.range(0, items.size()).boxed().toList()
-                : shard.positions(items.size());
-        // models resolved, fingerprinted and checked against device and memory before anything is made
-        RunModels models = RunModels.resolve(plan, log, options.models());
+        List<Integer> mine = shard == null ? IntStream.range(0, n).boxed().toList() : shard.positions(n);
+        RunModels models = RunModels.resolve(plan, options.log(), options.models());
         RunPlan.Exemplars exemplars = plan.exemplars(benchmark);
         if (models.resolved().isEmpty()) {
             throw new UserError("no rung can run: " + String.join("; ", experiment.warnings()));
         }
-
         // a rung whose model was not resolved is one whose adapter is missing (the warnings say which)
         List<String> skipped = experiment.cells().stream()
                 .filter(c -> !models.has(plan.rungOf(c).model())).map(Cell::name).toList();
-        RunSuite suite = new RunSuite(experiment);
-        int answered = 0;
-        int resumed = 0;
-        List<Database> opened = new ArrayList<>();
-        GenerationCache cache = null;
-        try {
-            // the database, its test suite and the generation cache open before the run directory is made: a bad
-            // --url, database name, suite or cache file is one line and leaves nothing behind
-            Database db = Databases.open(experiment.database(), LadderPaths.dataDir(), options.serverUrl(),
-                    experiment.sqlMode());
-            opened.add(db);
-            String suiteBuilt = suite.buildIfNeeded(db, benchmark, log);
-            Scoring scoring = ScoringSetup.create(db, experiment.scorers().exOptions(), experiment.scorers().suiteMode(),
-                    experiment.scorers().suite(), opened, experiment.sqlMode());
-            ExOptions alsoEx = experiment.scorers().alsoExOptions();
-            Scoring alsoScoring = alsoEx == null ? null : ScoringSetup.create(db, alsoEx, ScoringSetup.Suite.NONE, null,
-                    opened, experiment.sqlMode());
-            // a gold EM cannot read is the benchmark's fault: one line now, not a crash or a silent 0 hours later
-            for (BenchmarkItem item : items) {
-                Optional<String> why = scoring.unreadableGold(item.allGold());
-                if (why.isPresent()) {
-                    throw new UserError(benchmark.name() + " " + experiment.split() + " item " + item.id()
-                            + ": gold cannot be read: " + why.get() + " (fix or remove the item)");
+        return new Inputs(benchmark, selection, mine, models, exemplars, skipped);
+    }
+
+    /** Writes what the report needs to say how the numbers were made, and refuses a suite changed under the run. */
+    private void startStore(RunDirectory dir, ResultsStore store, String config, Inputs in, DatabaseScopes scopes,
+                            RunSuite.Status suites) {
+        // the config goes in first: a run directory with results always says what produced them
+        dir.writeConfig(config);
+        in.models().checkFingerprints(store);
+        RunEnvironment.recordStart(dir, experiment, shard, options.repoRoot(), in.models().resolved());
+        store.putMeta("items.selection", in.selection().description());
+        // the whole selection, so that 'ladder merge' can check its shards are complete and disjoint
+        store.putMeta(ITEM_IDS, itemIds(in.items()));
+        if (shard != null) store.putMeta(Shard.META_KEY, shard.label());
+        store.putMeta("scorers.ex_modes", experiment.scorers().exModesLabel());
+        if (suites.missing() == null) store.removeMeta("ts.missing");
+        else store.putMeta("ts.missing", suites.missing());
+        // TS means "on this suite": its contents' fingerprint goes with every TS number (the report compares TS only
+        // between runs scored on one suite)
+        String suitePrint = suites.fingerprint();
+        String storedPrint = store.meta(TS_FINGERPRINT);
+        if (storedPrint != null && suitePrint != null && !storedPrint.equals(suitePrint) && store.hasResults()) {
+            String whose = scopes.several() ? "the test suites of the run's " + scopes.all().size() + " databases"
+                    : "the test suite of " + scopes.all().get(0).db().name();
+            throw new UserError(whose + " changed since this run started (fingerprint "
+                    + abbreviated(suitePrint) + ", the run has " + abbreviated(storedPrint)
+                    + "): its TS numbers would mix two suites; use --out NEW_DIR");
+        }
+        if (suitePrint != null) store.putMeta(TS_FINGERPRINT, suitePrint);
+        suites.perDatabase().forEach((id, print) -> store.putMeta(RunSuite.TS_FINGERPRINT_OF + id,
+                print == null ? "unrecorded" : print));
+        for (Cell cell : experiment.cells()) {
+            String reason = in.models().skipReason(plan.rungOf(cell));
+            if (reason == null) {
+                store.removeMeta("skipped." + cell.name());
+            } else {
+                // a skipped rung stays in the tables with its reason instead of vanishing from them
+                store.putCell(cell);
+                store.putMeta("skipped." + cell.name(), reason);
+            }
+        }
+    }
+
+    /** The first words on the console, after every check: an error stays the only line. */
+    private void announce(RunDirectory dir, Inputs in, RunSuite.Status suites) {
+        PrintWriter log = options.log();
+        int n = in.items().size();
+        log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, "
+                + (shard == null ? "" : "shard " + shard.label() + " (" + in.mine().size() + " of " + n + " items), ")
+                + "output " + dir.dir());
+        experiment.warnings().forEach(w -> log.println("warning: " + w));
+        in.exemplars().note().ifPresent(log::println);
+        suites.built().forEach(log::println);
+        if (suites.missing() != null && experiment.scorers().ts() != ScorerSpec.Ts.NONE) {
+            log.println("warning: " + suites.missing());
+        }
+    }
+
+    /**
+     * Runs one model's cells: what each has left (resumed items counted), then database by database the cells that
+     * answer, then the seed-free cells that copy their first seed's rows.
+     */
+    private void runModel(List<Cell> group, Inputs in, DatabaseScopes scopes, RunSuite.Status suites,
+                          ResultsStore store, RunDirectory dir, GenerationCache cache, Counts counts) {
+        String modelKey = plan.rungOf(group.get(0)).model();
+        if (!in.models().has(modelKey)) return;
+        Map<Cell, List<Integer>> todo = todo(group, in, store, counts);
+        if (todo.isEmpty()) return;
+        // a rung whose answers do not depend on the seed answers once; its other seeds' cells reuse those rows
+        // instead of running again (their calls count as answered from the cache)
+        Map<Cell, List<Integer>> reuse = new LinkedHashMap<>();
+        todo.entrySet().removeIf(e -> {
+            Cell first = plan.firstSeedCell(e.getKey());
+            if (first == null || !plan.seedFree(e.getKey())) return false;
+            reuse.put(e.getKey(), e.getValue());
+            return true;
+        });
+        if (!todo.isEmpty()) {
+            try (ScopedModel model = new ScopedModel(in.models(), modelKey, cache, dir, scopes)) {
+                for (DatabaseScopes.Scope scope : scopes.all()) {
+                    runScope(scope, todo, in, scopes, suites, store, model, counts);
                 }
             }
-            ErrorTaxonomy taxonomy = new ErrorTaxonomy(db.schema());
-            models.knowOracle(oracleKey(items, scoring), db);
-            cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
-            RunDirectory dir = RunDirectory.create(directory);
-            try (ResultsStore store = dir.openResults()) {
-                // the config goes in first: a run directory with results always says what produced them
-                dir.writeConfig(config);
-                models.checkFingerprints(store);
-                RunEnvironment.recordStart(dir, experiment, shard, options.repoRoot(), models.resolved());
-                // what the report needs to say how the numbers were made (docs/report.md)
-                store.putMeta("items.selection", selection.description());
-                // the whole selection, so that 'ladder merge' can check its shards are complete and disjoint
-                store.putMeta(ITEM_IDS, itemIds(items));
-                if (shard != null) store.putMeta(Shard.META_KEY, shard.label());
-                store.putMeta("scorers.ex_modes", experiment.scorers().exModesLabel());
-                String tsMissing = suite.missing(db, scoring);
-                if (tsMissing == null) store.removeMeta("ts.missing");
-                else store.putMeta("ts.missing", tsMissing);
-                // TS means "on this suite": its contents' fingerprint goes with every TS number (the report compares
-                // TS only between runs scored on one suite)
-                String suitePrint = tsMissing == null ? suite.fingerprint(db) : null;
-                String storedPrint = store.meta(TS_FINGERPRINT);
-                if (storedPrint != null && suitePrint != null && !storedPrint.equals(suitePrint) && store.hasResults()) {
-                    throw new UserError("the test suite of " + db.name() + " changed since this run started (fingerprint "
-                            + suitePrint.substring(0, Math.min(12, suitePrint.length())) + ", the run has " + storedPrint.substring(0, Math.min(12, storedPrint.length()))
-                            + "): its TS numbers would mix two suites; use --out NEW_DIR");
-                }
-                if (suitePrint != null) store.putMeta(TS_FINGERPRINT, suitePrint);
-                for (Cell cell : experiment.cells()) {
-                    String reason = models.skipReason(plan.rungOf(cell));
-                    if (reason == null) {
-                        store.removeMeta("skipped." + cell.name());
-                    } else {
-                        // a skipped rung stays in the tables with its reason instead of vanishing from them
-                        store.putCell(cell);
-                        store.putMeta("skipped." + cell.name(), reason);
-                    }
-                }
-                // the first words on the console come after every check: an error stays the only line
-                log.println("run " + experiment.name() + ": " + experiment.cells().size() + " cells, "
-                        + (shard == null ? "" : "shard " + shard.label() + " (" + mine.size() + " of " + items.size()
-                        + " items), ") + "output " + dir.dir());
-                experiment.warnings().forEach(w -> log.println("warning: " + w));
-                exemplars.note().ifPresent(log::println);
-                if (suiteBuilt != null) log.println(suiteBuilt);
-                if (tsMissing != null && experiment.scorers().ts() != ScorerSpec.Ts.NONE) {
-                    log.println("warning: " + tsMissing);
-                }
-                // one model resident at a time: all cells of a model run together, and it is freed before the next loads
-                // (rows are keyed by cell and item, and every output is read back in cell order, so the order of work
-                // does not change any result)
-                for (List<Cell> group : plan.cellsByModel()) {
-                    String modelKey = plan.rungOf(group.get(0)).model();
-                    if (!models.has(modelKey)) continue;
-                    Map<Cell, List<Integer>> todo = new LinkedHashMap<>();
-                    for (Cell cell : group) {
-                        store.putCell(cell);
-                        Set<String> done = store.finishedItems(cell.name());
-                        List<Integer> left = new ArrayList<>();
-                        for (int i : mine) if (!done.contains(items.get(i).id())) left.add(i);
-                        resumed += mine.size() - left.size();
-                        if (left.isEmpty()) {
-                            log.printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), mine.size(), mine.size());
-                        } else {
-                            todo.put(cell, left);
-                        }
-                    }
-                    if (todo.isEmpty()) continue;
-                    // a rung whose answers do not depend on the seed answers once; its other seeds' cells reuse those
-                    // rows instead of running again (their calls count as answered from the cache)
-                    Map<Cell, List<Integer>> reuse = new LinkedHashMap<>();
-                    todo.entrySet().removeIf(e -> {
-                        Cell first = plan.firstSeedCell(e.getKey());
-                        if (first == null || !plan.seedFree(e.getKey())) return false;
-                        reuse.put(e.getKey(), e.getValue());
-                        return true;
-                    });
-                    if (!todo.isEmpty()) {
-                        try (CallCounter model = new CallCounter(models.load(modelKey, cache, dir))) {
-                            for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
-                                Cell cell = e.getKey();
-                                Strategy strategy = Strategies.byName(cell.strategy());
-                                StrategyContext context = StrategyContext.of(model, db, exemplars.selector(), plan.settingsOf(cell)).withCaches(caches);
-                                answered += cells.run(cell, strategy, context, items, mine.size(), e.getValue(),
-                                        plan.parallelItems(cell), new RowScorer(scoring, alsoScoring, taxonomy), store, model);
-                                log.flush();
-                            }
-                        }
-                    }
-                    for (Map.Entry<Cell, List<Integer>> e : reuse.entrySet()) {
-                        answered += cells.reuse(e.getKey(), plan.firstSeedCell(e.getKey()), items, e.getValue(), store);
-                    }
-                }
-                String judgeId = experiment.scorers().judge();
-                if (judgeId != null) {
-                    GenerationCache judgeCache = cache;
-                    new JudgePass(options.log(), experiment.settings().limits()).judge(store, db, judgeId,
-                            models.has(judgeId) ? () -> models.load(judgeId, judgeCache, dir) : null);
-                }
-                dir.writePredictions(store, RunDirectory.dbIds(benchmark, items));
-                dir.writeTraces(store);
-                return new Outcome(dir, store.cells().size(), answered, resumed, skipped, models.cacheHits(),
-                        models.cacheMisses());
+        }
+        for (Map.Entry<Cell, List<Integer>> e : reuse.entrySet()) {
+            counts.answered += cells.reuse(e.getKey(), plan.firstSeedCell(e.getKey()), in.items(), e.getValue(), store);
+        }
+    }
+
+    /** Each cell's positions without a row yet, in order; cells with none are done (and say so). */
+    private Map<Cell, List<Integer>> todo(List<Cell> group, Inputs in, ResultsStore store, Counts counts) {
+        Map<Cell, List<Integer>> todo = new LinkedHashMap<>();
+        int mine = in.mine().size();
+        for (Cell cell : group) {
+            store.putCell(cell);
+            Set<String> done = store.finishedItems(cell.name());
+            List<Integer> left = new ArrayList<>();
+            for (int i : in.mine()) if (!done.contains(in.items().get(i).id())) left.add(i);
+            counts.resumed += mine - left.size();
+            if (left.isEmpty()) {
+                options.log().printf(Locale.ROOT, "%s: %d/%d items already done%n", cell.name(), mine, mine);
+            } else {
+                todo.put(cell, left);
             }
-        } finally {
-            if (cache != null) cache.close();
-            for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        }
+        return todo;
+    }
+
+    /**
+     * Answers one database's items of every cell in {@code todo}, with the scope's database, scorers and strategy
+     * context (and, for the oracle, its golds).
+     */
+    private void runScope(DatabaseScopes.Scope scope, Map<Cell, List<Integer>> todo, Inputs in, DatabaseScopes scopes,
+                          RunSuite.Status suites, ResultsStore store, ScopedModel model, Counts counts) {
+        Map<Cell, List<Integer>> here = new LinkedHashMap<>();
+        todo.forEach((cell, left) -> {
+            List<Integer> mine = DatabaseScopes.of(scope, left);
+            if (!mine.isEmpty()) here.put(cell, mine);
+        });
+        if (here.isEmpty()) return;
+        // a cell's progress counts this database's items of the run's positions (one database: all of them)
+        int total = scopes.several() ? DatabaseScopes.of(scope, in.mine()).size() : in.mine().size();
+        try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, suites.withSuite())) {
+            CallCounter calls = model.in(scoring);
+            for (Map.Entry<Cell, List<Integer>> e : here.entrySet()) {
+                Cell cell = e.getKey();
+                Strategy strategy = Strategies.byName(cell.strategy());
+                StrategyContext context = StrategyContext.of(calls, scope.db(), in.exemplars().selector(),
+                        plan.settingsOf(cell)).withCaches(caches);
+                String label = scopes.several() ? cell.name() + " on " + scope.id() : cell.name();
+                counts.answered += cells.run(cell, label, strategy, context, in.items(), total, e.getValue(),
+                        plan.parallelItems(cell), scoring.rows(), store, calls);
+                options.log().flush();
+            }
+        }
+    }
+
+    /** The judge pass ({@code scorers.judge}), each prediction executed on its own database. */
+    private void judge(RunModels models, DatabaseScopes scopes, ResultsStore store, RunDirectory dir,
+                       GenerationCache cache) {
+        String judgeId = experiment.scorers().judge();
+        if (judgeId == null) return;
+        try (ScopedModel judge = models.has(judgeId) ? new ScopedModel(models, judgeId, cache, dir, scopes) : null) {
+            new JudgePass(options.log(), experiment.settings().limits()).judge(store, scopes, judgeId, judge);
         }
     }
 

@@ -45,12 +45,25 @@ import java.util.Objects;
  *                        saved this row, for the costs of rungs whose answers the cache gave
  * @param outcome         what happened, the failures apart ({@link ItemOutcome}: {@code mismatch}, {@code
  *                        empty-result}, {@code pred-timeout}, {@code pred-error:syntax}, {@code gold-timeout}, ...)
+ * @param database        the id of the database the item ran and was scored on (its {@code db_id} in a benchmark of
+ *                        several databases); {@code ""} when not recorded (rows stored before it was)
  */
 public record ItemResult(String cell, String itemId, String category, String difficulty, String question,
                          String gold, String predicted, String error, String errorClass, String chosen,
                          int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
                          int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores,
-                         int completions, long cachedMillis, String outcome) {
+                         int completions, long cachedMillis, String outcome, String database) {
+
+    /** A row whose database is not recorded. */
+    public ItemResult(String cell, String itemId, String category, String difficulty, String question,
+                      String gold, String predicted, String error, String errorClass, String chosen,
+                      int promptTokens, int generatedTokens, long millis, int tables, int joins, int aggregates,
+                      int nesting, int calls, int cachedCalls, String diagnosis, Map<String, MetricValue> scores,
+                      int completions, long cachedMillis, String outcome) {
+        this(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen, promptTokens,
+                generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls, diagnosis, scores,
+                completions, cachedMillis, outcome, "");
+    }
 
     /** A row with no cached model time recorded. */
     public ItemResult(String cell, String itemId, String category, String difficulty, String question,
@@ -100,6 +113,14 @@ public record ItemResult(String cell, String itemId, String category, String dif
         }
         scores = Collections.unmodifiableMap(new LinkedHashMap<>(scores));
         Objects.requireNonNull(outcome, "outcome");
+        database = database == null ? "" : database;
+    }
+
+    /** This row as scored on the database {@code id}. */
+    public ItemResult onDatabase(String id) {
+        return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
+                promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
+                diagnosis, scores, completions, cachedMillis, outcome, id);
     }
 
     /** Whether the gold itself timed out or failed: the row cannot be scored and is left out of every metric. */
@@ -193,7 +214,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
         m.put(metric, value);
         return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
                 promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
-                diagnosis, m, completions, cachedMillis, outcome);
+                diagnosis, m, completions, cachedMillis, outcome, database);
     }
 
     /** A row not judged, without a diagnosis. */
@@ -213,7 +234,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
     public ItemResult reusedIn(String otherCell) {
         return new ItemResult(otherCell, itemId, category, difficulty, question, gold, predicted, error, errorClass,
                 chosen, promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, calls,
-                diagnosis, scores, completions, cachedMillis, outcome);
+                diagnosis, scores, completions, cachedMillis, outcome, database);
     }
 
     /** This row with the judge's verdict. */
@@ -223,7 +244,7 @@ public record ItemResult(String cell, String itemId, String category, String dif
         m.remove(JUDGE);
         return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
                 promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
-                diagnosis, m, completions, cachedMillis, outcome);
+                diagnosis, m, completions, cachedMillis, outcome, database);
     }
 
     /** A row without call counts and with one EX mode. */

@@ -8,7 +8,7 @@ import dev.ladder.sql.db.ExecutionLimits;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Supplier;
+import java.util.Map;
 
 /** The LLM judge's pass over a run's stored answers ({@code scorers.judge}). */
 final class JudgePass {
@@ -29,7 +29,7 @@ final class JudgePass {
      * call; a reply with no verdict it can read is stored as unknown (counted apart, never as NO). Resumable: a
      * restarted run judges only the rows the pass has not reached; the generation cache answers prompts judged before.
      */
-    void judge(ResultsStore store, Database db, String id, Supplier<LanguageModel> model) {
+    void judge(ResultsStore store, DatabaseScopes scopes, String id, ScopedModel model) {
         List<ItemResult> todo = store.results().stream().filter(r -> !r.judged()).toList();
         if (todo.isEmpty()) return;
         if (model == null) {
@@ -39,20 +39,28 @@ final class JudgePass {
         }
         long t0 = System.nanoTime();
         int calls = 0;
-        try (LanguageModel judge = model.get()) {
-            for (ItemResult r : todo) {
-                if (r.predicted().isBlank()) {
-                    store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
-                    continue;
+        Map<String, DatabaseScopes.Scope> scopeOf = scopes.byItemId();
+        for (DatabaseScopes.Scope scope : scopes.all()) {
+            List<ItemResult> here = todo.stream().filter(r -> scopeOf.get(r.itemId()) == scope).toList();
+            if (here.isEmpty()) continue;
+            Database db = scope.db();
+            // the judge sees the item's own database, and an oracle judge its golds (EX needs no suite)
+            try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, false)) {
+                LanguageModel judge = model.in(scoring);
+                for (ItemResult r : here) {
+                    if (r.predicted().isBlank()) {
+                        store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
+                        continue;
+                    }
+                    Execution e = db.execute(r.predicted(), limits);
+                    if (e instanceof Execution.Failure) {
+                        store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
+                        continue;
+                    }
+                    SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
+                    calls++;
+                    store.putJudge(r.cell(), r.itemId(), v.correct(), v.reasoning());
                 }
-                Execution e = db.execute(r.predicted(), limits);
-                if (e instanceof Execution.Failure) {
-                    store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
-                    continue;
-                }
-                SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
-                calls++;
-                store.putJudge(r.cell(), r.itemId(), v.correct(), v.reasoning());
             }
         }
         log.printf(Locale.ROOT, "judge %s: %d predictions judged (%d model calls) in %.1f s%n", id, todo.size(),

@@ -51,7 +51,7 @@ import java.util.TreeMap;
 public final class ResultsStore implements AutoCloseable {
 
     /** The schema this code writes; a file with another {@code user_version} is refused. */
-    public static final int SCHEMA_VERSION = 6;
+    public static final int SCHEMA_VERSION = 7;
     /** {@code PRAGMA application_id} of a results store ("LDRR"), so a foreign SQLite file is not mistaken for one. */
     static final int APPLICATION_ID = 0x4C445252;
 
@@ -119,6 +119,11 @@ public final class ResultsStore implements AutoCloseable {
             ALTER TABLE results ADD COLUMN cached_millis INTEGER NOT NULL DEFAULT 0;
             """;
 
+    /** Version 7's column: the database each item runs on (NULL on older rows: their run had one database). */
+    private static final String ITEM_DATABASE = """
+            ALTER TABLE items ADD COLUMN db TEXT;
+            """;
+
     private static final String SCHEMA = """
             CREATE TABLE cells (
               name     TEXT    PRIMARY KEY,
@@ -132,14 +137,15 @@ public final class ResultsStore implements AutoCloseable {
               key   TEXT PRIMARY KEY,
               value TEXT NOT NULL
             );
-            """ + ITEMS + RESULTS.formatted("results") + SCORES + COMPLETIONS + OUTCOME;
+            """ + ITEMS + RESULTS.formatted("results") + SCORES + COMPLETIONS + OUTCOME + ITEM_DATABASE;
 
     /**
      * What takes an older store to this schema, one version at a time (a version-1 run keeps its rows; their call
      * counts read as 0; rows before version 3 are not judged and have no diagnosis). Version 4 moves each item's
      * facts to {@code items} and every metric's value to {@code scores}, one row per metric, in the file itself.
      * Version 5 adds each row's completions (0 on older rows: not counted). Version 6 adds each row's outcome (older
-     * rows: derived, a wrong answer that ran reading "not split").
+     * rows: derived, a wrong answer that ran reading "not split"). Version 7 adds each item's database (older
+     * rows: not recorded).
      */
     private static final Map<Integer, String> UPGRADES = Map.of(1, """
             ALTER TABLE results ADD COLUMN calls INTEGER NOT NULL DEFAULT 0;
@@ -164,7 +170,7 @@ public final class ResultsStore implements AutoCloseable {
               prompt_tokens, generated_tokens, millis, calls, cached_calls, diagnosis, trace_json FROM results;
             DROP TABLE results;
             ALTER TABLE results_v4 RENAME TO results;
-            """, 4, COMPLETIONS, 5, OUTCOME);
+            """, 4, COMPLETIONS, 5, OUTCOME, 6, ITEM_DATABASE);
 
     private static final List<String> RESULT_COLUMNS = List.of("cell", "item_id", "item_order", "predicted", "error",
             "error_class", "chosen", "prompt_tokens", "generated_tokens", "millis", "calls", "cached_calls", "diagnosis",
@@ -174,16 +180,16 @@ public final class ResultsStore implements AutoCloseable {
             + String.join(", ", Collections.nCopies(RESULT_COLUMNS.size(), "?")) + ") ON CONFLICT (cell, item_id) DO UPDATE SET "
             + String.join(", ", RESULT_COLUMNS.subList(2, RESULT_COLUMNS.size()).stream().map(c -> c + " = excluded." + c).toList());
     private static final String UPSERT_ITEM = "INSERT INTO items (item_id, item_order, category, difficulty, question, gold, "
-            + "tables, joins, aggregates, nesting) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_id) DO UPDATE SET "
+            + "tables, joins, aggregates, nesting, db) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_id) DO UPDATE SET "
             + "category = excluded.category, difficulty = excluded.difficulty, question = excluded.question, "
             + "gold = excluded.gold, tables = excluded.tables, joins = excluded.joins, aggregates = excluded.aggregates, "
-            + "nesting = excluded.nesting";
+            + "nesting = excluded.nesting, db = excluded.db";
     private static final String UPSERT_SCORE = "INSERT INTO scores (cell, item_id, metric, value, detail) VALUES (?, ?, ?, ?, ?) "
             + "ON CONFLICT (cell, item_id, metric) DO UPDATE SET value = excluded.value, detail = excluded.detail";
     /** A result row joined with its item; scores are read separately and attached. */
     private static final String SELECT_RESULTS = "SELECT r.cell, r.item_id, r.item_order, i.category, i.difficulty, "
             + "i.question, i.gold, r.predicted, r.error, r.error_class, r.chosen, r.prompt_tokens, r.generated_tokens, "
-            + "r.millis, i.tables, i.joins, i.aggregates, i.nesting, r.calls, r.cached_calls, r.diagnosis, r.completions, r.outcome, r.cached_millis "
+            + "r.millis, i.tables, i.joins, i.aggregates, i.nesting, r.calls, r.cached_calls, r.diagnosis, r.completions, r.outcome, r.cached_millis, i.db "
             + "FROM results r JOIN items i ON i.item_id = r.item_id JOIN cells c ON c.name = r.cell";
 
     private final Path file;
@@ -426,6 +432,7 @@ public final class ResultsStore implements AutoCloseable {
             s.setInt(8, r.joins());
             s.setInt(9, r.aggregates());
             s.setInt(10, r.nesting());
+            s.setString(11, r.database().isEmpty() ? null : r.database());
             s.executeUpdate();
         }
     }
@@ -524,7 +531,7 @@ public final class ResultsStore implements AutoCloseable {
                             rs.getInt("calls"), rs.getInt("cached_calls"), rs.getString("diagnosis"),
                             rowScores, rs.getInt("completions"), rs.getLong("cached_millis"), outcome != null ? outcome
                             : ItemOutcome.derived(predicted, error, rowScores.getOrDefault(BuiltInMetrics.EX.name(),
-                                    MetricValue.ABSENT).holds())));
+                                    MetricValue.ABSENT).holds()), rs.getString("db")));
                 }
             }
         } catch (SQLException e) {

@@ -24,8 +24,14 @@ import java.util.Map;
  * @param main     the scorer of the experiment's EX mode, with its test suite
  * @param alsoEx   the scorer of the second EX mode, or null
  * @param taxonomy the error taxonomy of the database
+ * @param database the id of the database the rows are scored on (recorded in each row)
  */
-public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
+public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy, String database) {
+
+    /** A scorer whose rows name the database of {@code main}. */
+    public RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
+        this(main, alsoEx, taxonomy, main.databaseName());
+    }
 
     /** The row of {@code answer} to {@code item} in {@code cell}, with the model calls it made. */
     public ItemResult row(Cell cell, BenchmarkItem item, Answer answer, CallCounter.Snapshot calls) {
@@ -45,7 +51,7 @@ public record RowScorer(Scoring main, Scoring alsoEx, ErrorTaxonomy taxonomy) {
         return new ItemResult(cell.name(), item.id(), item.category(), item.difficulty(), item.question(), item.sql(),
                 answer.sql(), va.detail(), errorClass, t.chosen(), t.promptTokens(), t.generatedTokens(), t.millis(),
                 gold.tables(), gold.joins(), gold.aggregates(), gold.nesting(), calls.calls(), calls.cached(),
-                diagnosis(t), scores, calls.completions(), calls.cachedMillis(), outcome);
+                diagnosis(t), scores, calls.completions(), calls.cachedMillis(), outcome, database);
     }
 
     /** A pipeline's own error category for the answer (its {@code error-analysis} stage), or null. */

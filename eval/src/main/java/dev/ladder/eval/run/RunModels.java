@@ -102,7 +102,15 @@ final class RunModels {
                 : "model " + rung.model() + " was not loaded";
     }
 
-    /** What the oracle engine answers from: the run's golds and EX, on its database. */
+    /**
+     * Whether the model answers from one database scope's golds and database (the oracle), and so loads once per
+     * scope; every other model loads once and serves every scope.
+     */
+    boolean perScope(String id) {
+        return resolved.get(id).spec().oracle();
+    }
+
+    /** What the oracle engine answers from: a scope's golds and EX, on its database. */
     void knowOracle(OracleKey key, Database db) {
         this.oracleKey = key;
         this.oracleDb = db;

@@ -4,16 +4,29 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ScorerSpec;
 import dev.ladder.eval.score.Scoring;
+import dev.ladder.eval.testsuite.SqliteSuite;
 import dev.ladder.eval.testsuite.TestSuite;
 import dev.ladder.eval.testsuite.TestSuiteBuilder;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.Databases;
 import dev.ladder.sql.db.EmbeddedMariaDb;
+import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /** The test suite a run scores TS on: built first when a ladder needs one, fingerprinted, or why there is none. */
 final class RunSuite {
@@ -21,15 +34,86 @@ final class RunSuite {
     /** The results store's meta key of the suite fingerprint TS was scored on. */
     static final String TS_FINGERPRINT = "ts.fingerprint";
 
+    /** The meta key prefix of each database's suite fingerprint in a run of several databases. */
+    static final String TS_FINGERPRINT_OF = "ts.fingerprint.db.";
+
     private final Experiment experiment;
 
     RunSuite(Experiment experiment) {
         this.experiment = experiment;
     }
 
+    /**
+     * What a run's databases have for TS.
+     *
+     * @param withSuite   every database has a suite, so TS is scored (on each item's own database's suite)
+     * @param built       what was built first, one line each
+     * @param missing     why TS is missing, or null when it is scored
+     * @param fingerprint what TS is scored on: the suite's fingerprint, or over several databases one SHA-256 of each
+     *                    database's (null when TS is missing)
+     * @param perDatabase each database's suite fingerprint, by database id (a run of several databases only)
+     */
+    record Status(boolean withSuite, List<String> built, String missing, String fingerprint,
+                  Map<String, String> perDatabase) {}
+
+    /**
+     * Builds what a ladder needs, then checks every scope: its golds can be read, its suite opens (a suite built for
+     * another database, or a folder without it, is one line now). TS is scored only when every database has a suite:
+     * a mean over the databases that have one would be a number about another set of items.
+     */
+    Status check(DatabaseScopes scopes, Benchmark benchmark, List<BenchmarkItem> items, PrintWriter log) {
+        List<String> built = new ArrayList<>();
+        Map<String, String> prints = new LinkedHashMap<>();
+        Map<String, String> missing = new LinkedHashMap<>();
+        for (DatabaseScopes.Scope scope : scopes.all()) {
+            String b = buildIfNeeded(scope.db(), benchmark, log);
+            if (b != null) built.add(b);
+            try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, true)) {
+                // a gold EM cannot read is the benchmark's fault: one line now, not a crash or a silent 0 hours later
+                for (int i : scope.positions()) {
+                    BenchmarkItem item = items.get(i);
+                    Optional<String> why = scoring.main().unreadableGold(item.allGold());
+                    if (why.isPresent()) {
+                        throw new UserError(benchmark.name() + " " + experiment.split() + " item " + item.id()
+                                + ": gold cannot be read: " + why.get() + " (fix or remove the item)");
+                    }
+                }
+                String why = missing(scope.db(), scoring.main());
+                if (why == null) prints.put(scope.id(), fingerprint(scope.db()));
+                else missing.put(scope.id(), why);
+            }
+        }
+        if (!scopes.several()) {
+            String why = missing.values().stream().findFirst().orElse(null);
+            return new Status(why == null, built, why, why == null ? prints.values().iterator().next() : null, Map.of());
+        }
+        if (missing.isEmpty()) return new Status(true, built, null, combined(prints), prints);
+        String why = experiment.scorers().ts() == ScorerSpec.Ts.NONE ? "TS is off (scorers.ts: none)"
+                : "no test suite for " + missing.size() + " of " + scopes.all().size() + " databases ("
+                + String.join(", ", missing.keySet().stream().limit(5).toList()) + (missing.size() > 5 ? ", ..." : "")
+                + "), so TS is missing for every item: " + missing.values().iterator().next();
+        return new Status(false, built, why, null, Map.of());
+    }
+
+    /** One fingerprint over several databases' suites: SHA-256 of their (id, fingerprint) lines, sorted by id. */
+    static String combined(Map<String, String> prints) {
+        StringBuilder lines = new StringBuilder();
+        new TreeMap<>(prints).forEach((id, print) -> lines.append(id).append('\t').append(print).append('\n'));
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(lines.toString().getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The fingerprint of the suite this run scores TS on ("unrecorded" for a manifest older than fingerprints). */
     String fingerprint(Database db) {
-        Path dir = experiment.scorers().suite() != null ? experiment.scorers().suite() : TestSuite.defaultDir(db.name());
+        Path explicit = experiment.scorers().suite();
+        if (explicit != null && db.kind() == DatabaseKind.SQLITE_FILE && SqliteSuite.isLayout(explicit)) {
+            return SqliteSuite.find(explicit, db.name()).map(SqliteSuite::fingerprint).orElse(null);
+        }
+        Path dir = explicit != null ? explicit : TestSuite.defaultDir(db.name());
         return TestSuite.load(dir).map(TestSuite::fingerprint).map(f -> f == null ? "unrecorded" : f).orElse(null);
     }
 
@@ -37,6 +121,10 @@ final class RunSuite {
     String missing(Database db, Scoring scoring) {
         if (scoring.hasSuite()) return null;
         if (experiment.scorers().ts() == ScorerSpec.Ts.NONE) return "TS is off (scorers.ts: none)";
+        if (db.kind() == DatabaseKind.SQLITE_FILE) {
+            return "no test suite for " + db.name() + ": a SQLite database's TS runs on its published distilled databases"
+                    + " (scorers.suite: DIR, with DIR/" + db.name() + "/*.sqlite as in the official test-suite databases)";
+        }
         if (db.kind() != DatabaseKind.EMBEDDED_MARIADB) {
             return "no test suite for " + db.name() + ": suites live on the embedded MariaDB, and this run's database is a "
                     + db.kind() + " database";

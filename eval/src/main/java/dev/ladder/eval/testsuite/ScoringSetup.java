@@ -49,12 +49,21 @@ public final class ScoringSetup {
         }
         Path dir = explicitSuite != null ? explicitSuite : TestSuite.defaultDir(original.name());
         boolean explicit = explicitSuite != null;
+        // a SQLite database's suite is the published kind: a folder of SQLite files per database id
+        if (explicit && original.kind() == DatabaseKind.SQLITE_FILE && SqliteSuite.isLayout(dir)) {
+            SqliteSuite sqlite = SqliteSuite.find(dir, original.name())
+                    .orElseThrow(() -> new UserError(SqliteSuite.absent(dir, original.name())));
+            List<Database> all = sqlite.open();
+            opened.addAll(all);
+            return new Scoring(original, Optional.of(all), options, em);
+        }
         // suites are databases on the embedded MariaDB, made for one database there: a SQLite file or an external
         // server of the same name is another database, so its stored suite does not apply
         boolean embedded = original.kind() == DatabaseKind.EMBEDDED_MARIADB;
         if (explicit && !embedded) {
-            throw new UserError("--suite needs the embedded database: " + original.name() + " is a " + original.kind()
-                    + " database, and test suites live on the embedded MariaDB");
+            throw new UserError("--suite needs the embedded database or a folder of SQLite suites (DIR/<db_id>/*.sqlite): "
+                    + original.name() + " is a " + original.kind() + " database, and " + dir + " holds a suite built on"
+                    + " the embedded MariaDB");
         }
         if (!(explicit || embedded && Files.isRegularFile(dir.resolve(TestSuite.MANIFEST)))) {
             return new Scoring(original, Optional.empty(), options, em);

@@ -2,6 +2,8 @@ package dev.ladder.eval.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.report.Report;
 import dev.ladder.eval.report.ReportTable;
@@ -254,6 +256,7 @@ public final class RunViewer {
                     m.put("rung", e.getKey());
                     m.put("category", x.category());
                     m.put("difficulty", x.difficulty());
+                    m.put("database", x.database());
                     m.put("errorClass", x.errorClass());
                     m.put("outcome", x.outcome());
                     m.put("va", x.va());
@@ -270,6 +273,7 @@ public final class RunViewer {
         return "<h1>Items</h1><div class=\"filters\">"
                 + "<select id=\"f-category\"><option value=\"\">every category</option></select>"
                 + "<select id=\"f-difficulty\"><option value=\"\">every difficulty</option></select>"
+                + "<select id=\"f-database\"><option value=\"\">every database</option></select>"
                 + "<select id=\"f-error\"><option value=\"\">every error class</option></select>"
                 + "<select id=\"f-outcome\"><option value=\"\">every outcome</option></select>"
                 + "<select id=\"f-rung\"><option value=\"\">every rung</option></select>"
@@ -299,6 +303,9 @@ public final class RunViewer {
                 const o = document.createElement('option'); o.value = v; o.textContent = v; s.appendChild(o); }); }
             fill('f-category', rows.map(r => r.category)); fill('f-difficulty', rows.map(r => r.difficulty));
             fill('f-error', rows.map(r => r.errorClass)); fill('f-outcome', rows.map(r => r.outcome));
+            fill('f-database', rows.map(r => r.database).filter(d => d));
+            // a run of one database has nothing to filter by
+            if (document.getElementById('f-database').options.length < 3) document.getElementById('f-database').hidden = true;
             for (const id of ['f-rung', 'f-by', 'f-base']) rungs.forEach(g => { const o = document.createElement('option');
               o.value = g; o.textContent = g; document.getElementById(id).appendChild(o); });
             const ex = {}; rows.forEach(r => { ex[r.run + '|' + r.id + '|' + r.rung] = r.ex; });
@@ -314,6 +321,7 @@ public final class RunViewer {
               const text = v('f-text').toLowerCase(), kind = v('f-change');
               const shown = rows.filter(r => (!v('f-category') || r.category === v('f-category'))
                 && (!v('f-difficulty') || r.difficulty === v('f-difficulty')) && (!v('f-error') || r.errorClass === v('f-error'))
+                && (!v('f-database') || r.database === v('f-database'))
                 && (!v('f-outcome') || r.outcome === v('f-outcome'))
                 && (!v('f-rung') || r.rung === v('f-rung')) && (!kind || changed(r, kind, v('f-by'), v('f-base')))
                 && (!text || (r.question || '').toLowerCase().includes(text) || (r.sql || '').toLowerCase().includes(text)
@@ -340,12 +348,13 @@ public final class RunViewer {
         b.append("<p>").append(n > 0 ? "<a href=\"" + (n - 1) + ".html\">previous</a> " : "")
                 .append(n + 1 < total ? "<a href=\"" + (n + 1) + ".html\">next</a>" : "").append("</p>");
         b.append("<h1>").append(Html.text(id)).append("</h1><p><b>").append(Html.text(any.question())).append("</b></p>");
-        b.append("<p class=\"muted\">").append(Html.text(any.category())).append(" · ").append(Html.text(any.difficulty())).append("</p>");
-        Database db = database(runs.get(0), dbs);
+        b.append("<p class=\"muted\">").append(Html.text(any.category())).append(" · ").append(Html.text(any.difficulty()))
+                .append(any.database().isEmpty() ? "" : " · database " + Html.text(any.database())).append("</p>");
+        Database db = database(runs.get(0), dbs, any.database());
         b.append("<h2>Gold</h2>").append(sql(any.gold())).append(result(db, any.gold()));
         List<Map<String, String>> sqls = new ArrayList<>();
         for (RunView r : runs) {
-            Database rdb = database(r, dbs);
+            Database rdb = database(r, dbs, any.database());
             for (var e : r.rows().entrySet()) {
                 List<ItemResult> rs = e.getValue();
                 for (int i = 0; i < rs.size(); i++) {
@@ -417,14 +426,27 @@ public final class RunViewer {
         return "<pre class=\"sql\">" + escaped + "</pre>";
     }
 
-    private static Database database(RunView r, Map<String, Database> dbs) {
+    /**
+     * The database a run's item ran on, opened once: its own database id through the run's benchmark (Spider, BIRD),
+     * else the experiment's database; null when it cannot be opened (the pages then say so).
+     */
+    private static Database database(RunView r, Map<String, Database> dbs, String dbId) {
         var experiment = r.run().info() == null ? null : r.run().info().experiment();
         if (experiment == null) return null;
-        String key = experiment.database() + "|" + experiment.sqlMode();
+        String spec = experiment.database();
+        if (!dbId.isEmpty()) {
+            try {
+                Benchmark b = Benchmarks.load(experiment.benchmark(), experiment.database());
+                if (b.databases().containsKey(dbId)) spec = b.databases().get(dbId);
+            } catch (RuntimeException e) {
+                // a benchmark moved since the run: the experiment's database is the best guess left
+            }
+        }
+        String key = spec + "|" + experiment.sqlMode();
         if (dbs.containsKey(key)) return dbs.get(key);
         Database db;
         try {
-            db = Databases.open(experiment.database(), LadderPaths.dataDir(), Optional.empty(), experiment.sqlMode());
+            db = Databases.open(spec, LadderPaths.dataDir(), Optional.empty(), experiment.sqlMode());
         } catch (RuntimeException e) {
             db = null; // the pages say the results could not be shown
         }

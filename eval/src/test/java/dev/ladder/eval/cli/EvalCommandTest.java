@@ -172,7 +172,7 @@ class EvalCommandTest {
                 List.of("eval", "--benchmark", "classicmodels", "--gold", gold.toString(), "--pred", onePred.toString()),
                 List.of("eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", twoPred.toString(), "--suite", emptyDir.toString()));
         List<String> expected = List.of("cm-test-999", "has 1 predictions but", "no such prediction file",
-                "unknown --ex-mode 'fuzzy'", "unknown --em-mode 'strict'", "manifest", "mutually exclusive", "--suite needs the embedded database");
+                "unknown --ex-mode 'fuzzy'", "unknown --em-mode 'strict'", "manifest", "mutually exclusive", "no test suite for one in");
         for (int i = 0; i < cases.size(); i++) {
             Run r = run(cases.get(i).toArray(String[]::new));
             assertThat(r.code()).as(String.join(" ", cases.get(i))).isEqualTo(2);

@@ -69,6 +69,13 @@ final class ArchiveLayout {
         keep.put(required(zip, root + "dev.json"), "dev.json");
         keep.put(required(zip, root + "tables.json"), "tables.json");
         optional(zip, root + "dev_gold.sql").ifPresent(e -> keep.put(e, "dev_gold.sql"));
+        // Spider's train split (as split "train": the k-shot rungs and the pipelines take their exemplars from it)
+        Optional<ZipEntry> train = optional(zip, root + "train_spider.json");
+        if (train.isPresent()) {
+            keep.put(train.get(), "train.json");
+            dbs.addAll(databasesOf(zip, root + "train_spider.json", "db_id"));
+            optional(zip, root + "train_gold.sql").ifPresent(e -> keep.put(e, "train_gold.sql"));
+        }
         for (String db : dbs) keep.putAll(databaseFolder(zip, root + "database/", db, "database/"));
         extract(zip, keep);
     }

@@ -29,7 +29,10 @@ public record FetchRecipe(String name, List<String> aliases, String what, String
 
     /** How an archive becomes the laid-out folder (docs/benchmark.md says what each keeps). */
     public enum Layout {
-        /** Spider: {@code dev.json}, {@code tables.json}, {@code dev_gold.sql}, {@code database/<db_id>/} of dev's databases. */
+        /**
+         * Spider: {@code dev.json}, {@code train.json} (Spider's {@code train_spider.json}), {@code tables.json}, the gold
+         * files and {@code database/<db_id>/} of the databases these two splits name.
+         */
         SPIDER_DEV("spider-dev", true),
         /** BIRD: {@code dev.json}, {@code dev_tables.json}, {@code dev.sql}, {@code dev_databases/<db_id>/} (from the nested zip). */
         BIRD_DEV("bird-dev", true),

@@ -306,6 +306,18 @@ class BenchFetchTest {
                 "put spider_data.zip at " + home.resolve("spider_data.zip") + " by hand");
         assertThat(homeEntries()).isEmpty();
 
+        // offline: the archive put where the message says is checked and laid out without the network
+        byte[] archive = spiderArchive();
+        Path manifest = manifest(Map.of("spider-dev", archive));
+        Files.write(home.resolve("spider_data.zip"), Arrays.copyOf(archive, archive.length - 1));
+        assertOneLineError(run("bench", "fetch", "--mirror", "http://127.0.0.1:" + closed, "--manifest", manifest.toString(),
+                "spider"), "spider-dev: " + home.resolve("spider_data.zip") + " is not the expected archive");
+        Files.write(home.resolve("spider_data.zip"), archive);
+        Run placed = run("bench", "fetch", "--mirror", "http://127.0.0.1:" + closed, "--manifest", manifest.toString(), "spider");
+        assertThat(placed.err()).isEmpty();
+        assertThat(placed.out()).startsWith("spider-dev: laid out in " + home.resolve("spider-dev"));
+        assertThat(homeEntries()).containsExactly("spider-dev");
+
         assertOneLineError(run("bench", "fetch", "wikisql"),
                 "unknown benchmark to fetch 'wikisql'; known: spider (spider-dev), bird (bird-dev), spider-ts");
         assertOneLineError(run("bench", "fetch"), "bench fetch: name what to fetch");

@@ -1,6 +1,7 @@
 package dev.ladder.eval.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.bench.Benchmark;
@@ -14,10 +15,12 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -149,7 +152,7 @@ class BenchFetchTest {
     }
 
     private Run fetch(Path manifest, String... names) {
-        List<String> args = new java.util.ArrayList<>(List.of("bench", "fetch", "--mirror", server.url()));
+        List<String> args = new ArrayList<>(List.of("bench", "fetch", "--mirror", server.url()));
         if (manifest != null) args.addAll(List.of("--manifest", manifest.toString()));
         args.addAll(Arrays.asList(names));
         return run(args.toArray(String[]::new));
@@ -284,6 +287,16 @@ class BenchFetchTest {
                 + LocalHub.sha256(archive) + ", expected " + "0".repeat(64) + "; it was removed and nothing was laid out");
         assertThat(homeEntries()).isEmpty();
 
+        // the right bytes by the manifest, but not Spider's layout: refused as the wrong archive, nothing laid out
+        byte[] other = birdArchive();
+        server.files.put("spider_data.zip", other);
+        Run notSpider = fetch(manifest(Map.of("spider-dev", other)), "spider");
+        assertOneLineError(notSpider, "spider-dev: " + home.resolve("spider_data.zip") + " has no dev_20240627/tables.json (is it the"
+                + " right archive? remove it and run the fetch again); nothing was laid out");
+        assertThat(homeEntries()).containsExactly("spider_data.zip");
+        Files.delete(home.resolve("spider_data.zip"));
+        server.files.put("spider_data.zip", archive);
+
         Path wrongSize = Files.writeString(tmp.resolve("size.json"), "{\"spider-dev\": {\"size\": " + (archive.length + 1) + "}}");
         Run s = fetch(wrongSize, "spider");
         assertOneLineError(s, "serves " + archive.length + " bytes, expected " + (archive.length + 1));
@@ -370,11 +383,18 @@ class BenchFetchTest {
         Map<String, byte[]> both = new LinkedHashMap<>();
         both.put("spider-dev", spider);
         both.put("spider-ts", suite);
+        Run spiderOnly = fetch(manifest(both), "spider");
+        assertThat(spiderOnly.code()).isZero();
+        Path file = Path.of("..", "experiments", "spider-dev.yaml");
+        assertThat(catchThrowable(() -> ExperimentLoader.load(file)))
+                .hasMessageContaining("scorers.suite").hasMessageContaining("test suite 'spider-ts' is not fetched: run"
+                        + " 'ladder bench fetch spider-ts'");
+
         Run r = fetch(manifest(both), "spider", "spider-ts");
         assertThat(r.err()).isEmpty();
-        assertThat(r.out().lines()).hasSize(2);
+        assertThat(r.out()).contains("spider-dev: already in", "spider-ts: laid out in");
 
-        Experiment e = ExperimentLoader.load(Path.of("..", "experiments", "spider-dev.yaml"));
+        Experiment e = ExperimentLoader.load(file);
         assertThat(e.benchmark()).isEqualTo("spider-dev");
         assertThat(e.split()).isEqualTo("dev");
         assertThat(e.rungs()).extracting(RungSpec::strategy).containsExactly("prompt-k0", "prompt-k3",
@@ -393,7 +413,7 @@ class BenchFetchTest {
         assertThat(fetch(manifest(Map.of("bird-dev", archive)), "bird").code()).isZero();
         Run list = run("bench", "fetch", "--list");
         assertThat(list.err()).isEmpty();
-        assertThat(list.out()).containsPattern("(?m)^bird-dev +bird +.*" + java.util.regex.Pattern.quote(home.resolve("bird-dev").toString()))
+        assertThat(list.out()).containsPattern("(?m)^bird-dev +bird +.*" + Pattern.quote(home.resolve("bird-dev").toString()))
                 .containsPattern("(?m)^spider-dev +spider +.* not fetched$")
                 .containsPattern("(?m)^spider-ts +spider-ts +.*SHA-256 recorded on the first download +not fetched$");
     }

@@ -1,5 +1,6 @@
 package dev.ladder.eval.bench.fetch;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.sql.db.UserError;
@@ -34,16 +35,18 @@ final class ArchiveLayout {
     private static final Pattern DATABASE = Pattern.compile("(.*/)?([^/]+)/\\2\\.sqlite");
 
     private final String label;
+    private final Path archive;
     private final Path into;
 
-    private ArchiveLayout(String label, Path into) {
+    private ArchiveLayout(String label, Path archive, Path into) {
         this.label = label;
+        this.archive = archive;
         this.into = into;
     }
 
     /** Unpacks {@code archive} as {@code layout} into the empty folder {@code into}. */
     static void unpack(String label, FetchRecipe.Layout layout, Path archive, Path into) throws IOException {
-        ArchiveLayout l = new ArchiveLayout(label, into);
+        ArchiveLayout l = new ArchiveLayout(label, archive, into);
         try (ZipFile zip = open(label, archive)) {
             switch (layout) {
                 case SPIDER_DEV -> l.spider(zip);
@@ -111,6 +114,12 @@ final class ArchiveLayout {
         }
     }
 
+    /** The archive is not what the recipe expects: one line naming it and what to do. */
+    private UserError wrong(String what) {
+        return new UserError(label + ": " + archive + " " + what + " (is it the right archive? remove it and run the fetch"
+                + " again); nothing was laid out");
+    }
+
     private void suite(ZipFile zip) throws IOException {
         // the folder holding the most <db>/<db>.sqlite databases is the suite's
         Map<String, Integer> counts = new LinkedHashMap<>();
@@ -119,8 +128,7 @@ final class ArchiveLayout {
             if (m.matches()) counts.merge(m.group(1) == null ? "" : m.group(1), 1, Integer::sum);
         }
         String prefix = counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-                .orElseThrow(() -> new UserError(label + ": the archive holds no <db_id>/<db_id>.sqlite databases"
-                        + " (is it the test-suite database archive?)"));
+                .orElseThrow(() -> wrong("holds no <db_id>/<db_id>.sqlite databases"));
         Map<ZipEntry, String> keep = new LinkedHashMap<>();
         for (ZipEntry e : entries(zip)) {
             if (e.getName().startsWith(prefix) && e.getName().length() > prefix.length()) {
@@ -144,11 +152,11 @@ final class ArchiveLayout {
                 .filter(n -> n.equals(file) || n.endsWith("/" + file))
                 .min(Comparator.comparingInt(n -> n.split("/").length))
                 .map(n -> n.substring(0, n.length() - file.length()))
-                .orElseThrow(() -> new UserError(label + ": the archive has no " + file + " (is it the right archive?)"));
+                .orElseThrow(() -> wrong("has no " + file));
     }
 
     private ZipEntry required(ZipFile zip, String name) {
-        return optional(zip, name).orElseThrow(() -> new UserError(label + ": the archive has no " + name));
+        return optional(zip, name).orElseThrow(() -> wrong("has no " + name));
     }
 
     private static Optional<ZipEntry> optional(ZipFile zip, String name) {
@@ -161,16 +169,16 @@ final class ArchiveLayout {
         JsonNode root;
         try (InputStream in = zip.getInputStream(required(zip, name))) {
             root = JSON.readTree(in);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new UserError(label + ": " + name + " in the archive is not valid JSON (" + FetchRecipes.firstLine(e) + ")");
+        } catch (JsonProcessingException e) {
+            throw wrong("has a " + name + " that is not valid JSON (" + FetchRecipes.firstLine(e) + ")");
         }
         Set<String> dbs = new LinkedHashSet<>();
         if (root != null && root.isArray()) root.forEach(q -> dbs.add(q.path(field).asText("")));
         dbs.remove("");
-        if (dbs.isEmpty()) throw new UserError(label + ": " + name + " in the archive names no database (" + field + ")");
+        if (dbs.isEmpty()) throw wrong("has a " + name + " that names no database (" + field + ")");
         for (String db : dbs) {
             if (!db.matches("[A-Za-z0-9_.-]+") || db.startsWith(".")) {
-                throw new UserError(label + ": " + name + " in the archive names a database '" + db + "' that is no folder name");
+                throw wrong("has a " + name + " naming a database '" + db + "' that is no folder name");
             }
         }
         return dbs;
@@ -183,7 +191,7 @@ final class ArchiveLayout {
                 .filter(n -> n.startsWith(root) && (n.equals(tail) || n.endsWith("/" + tail)))
                 .min(Comparator.comparingInt(String::length))
                 .map(n -> n.substring(0, n.length() - tail.length()))
-                .orElseThrow(() -> new UserError(label + ": the archive has no database " + tail));
+                .orElseThrow(() -> wrong("has no database " + tail));
     }
 
     /** Every file of {@code <prefix><db>/}, to be written under {@code <to><db>/}; the SQLite file must be there. */
@@ -202,7 +210,7 @@ final class ArchiveLayout {
         for (Map.Entry<ZipEntry, String> f : files.entrySet()) {
             Path out = into.resolve(f.getValue()).normalize();
             if (!out.startsWith(into) || f.getValue().contains("\\")) {
-                throw new UserError(label + ": the archive's entry " + f.getKey().getName() + " points outside its folder");
+                throw wrong("has an entry " + f.getKey().getName() + " that points outside its folder");
             }
             Files.createDirectories(out.getParent());
             try (InputStream in = zip.getInputStream(f.getKey())) {

@@ -34,8 +34,16 @@ public final class FetchRecipes {
         this.byName = byName;
     }
 
-    /** The pinned recipes. */
+    private static volatile FetchRecipes pinned;
+
+    /** The pinned recipes (read once: every benchmark name is looked up here). */
     public static FetchRecipes pinned() {
+        FetchRecipes p = pinned;
+        if (p == null) pinned = p = readPinned();
+        return p;
+    }
+
+    private static FetchRecipes readPinned() {
         try (InputStream in = FetchRecipes.class.getResourceAsStream(RESOURCE)) {
             if (in == null) throw new IllegalStateException("missing resource " + RESOURCE);
             JsonNode root = JSON.readTree(in);

@@ -34,6 +34,8 @@ final class ArchiveServer implements AutoCloseable {
     volatile boolean honourRange = true;
     /** When >= 0: the next response claims the whole length and closes after this many bytes. */
     volatile long breakAfter = -1;
+    /** The Content-Type of every file (a quota page of Google Drive: text/html). */
+    volatile String contentType = "application/zip";
     /** When > 0: the length every response claims, whatever it sends. */
     volatile long claimedLength = 0;
 
@@ -50,7 +52,7 @@ final class ArchiveServer implements AutoCloseable {
                     ex.sendResponseHeaders(404, -1);
                     return;
                 }
-                ex.getResponseHeaders().add("Content-Type", "application/zip");
+                ex.getResponseHeaders().add("Content-Type", contentType);
                 int start = 0;
                 Matcher m = RANGE.matcher(range == null ? "" : range);
                 if (honourRange && m.matches()) {

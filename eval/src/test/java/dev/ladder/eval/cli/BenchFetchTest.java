@@ -310,6 +310,13 @@ class BenchFetchTest {
         assertOneLineError(missing, "bird-dev: " + server.url() + "/dev.zip answered HTTP 404 (not found); nothing was laid out");
         assertThat(homeEntries()).isEmpty();
 
+        // Google Drive's quota or confirmation page instead of the file
+        server.files.put("dev.zip", utf8("<html><body>Quota exceeded</body></html>"));
+        server.contentType = "text/html; charset=utf-8";
+        assertOneLineError(fetch(null, "bird"), "bird-dev: " + server.url() + "/dev.zip answered a web page, not the archive",
+                "put it at " + home.resolve("dev.zip"));
+        assertThat(homeEntries()).isEmpty();
+
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();

@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -82,6 +81,12 @@ final class ArchiveDownload {
         HttpURLConnection c = open(have);
         try {
             int status = c.getResponseCode();
+            String type = String.valueOf(c.getContentType()).toLowerCase(Locale.ROOT);
+            if ((status == 200 || status == 206) && type.startsWith("text/html")) {
+                throw new UserError(label + ": " + url + " answered a web page, not the archive (a download quota or a"
+                        + " confirmation page); download " + target.getFileName() + " in a browser and put it at "
+                        + target + ", then run the fetch again");
+            }
             long start = 0;
             Long total = size;
             if (status == 206) {
@@ -103,19 +108,8 @@ final class ArchiveDownload {
             } else if (c.getContentLengthLong() >= 0) {
                 total = checkedTotal(c.getContentLengthLong());
             }
-            String type = String.valueOf(c.getContentType()).toLowerCase(Locale.ROOT);
-            if (type.startsWith("text/html")) {
-                throw new UserError(label + ": " + url + " answered a web page, not the archive (a download quota or a"
-                        + " confirmation page); download " + target.getFileName() + " in a browser and put it at "
-                        + target + ", then run the fetch again");
-            }
             if (total != null) checkSpace(total - start);
-            if (start < have) {
-                // the server ignored the range: start again from the first byte
-                try (FileChannel ch = FileChannel.open(part, StandardOpenOption.WRITE)) {
-                    ch.truncate(0);
-                }
-            }
+            // start < have: the server ignored the range, and the part file is written again from the first byte
             long got = copy(c, start, total);
             long length = c.getContentLengthLong();
             if (length >= 0 && got < length) throw brokeOff(start + got, total, "the connection closed early");
@@ -163,8 +157,6 @@ final class ArchiveDownload {
                 got += n;
                 bar.stepBy(n);
             }
-        } catch (UserError e) {
-            throw e;
         } catch (IOException e) {
             throw brokeOff(start + got, total, FetchRecipes.firstLine(e));
         }

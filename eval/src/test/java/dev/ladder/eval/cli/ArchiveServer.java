@@ -9,6 +9,9 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -36,10 +39,15 @@ final class ArchiveServer implements AutoCloseable {
     volatile long breakAfter = -1;
     /** The Content-Type of every file (a quota page of Google Drive: text/html). */
     volatile String contentType = "application/zip";
+    /** When >= 0: the next response sends this many bytes, then stalls until the server closes (a kill's moment). */
+    volatile long stallAfter = -1;
     /** When > 0: the length every response claims, whatever it sends. */
     volatile long claimedLength = 0;
 
     private final HttpServer server;
+    private final CountDownLatch closing = new CountDownLatch(1);
+    /** A thread per request: a stalled one must not hold up the next (as a real server's would not). */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
 
     ArchiveServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -66,17 +74,23 @@ final class ArchiveServer implements AutoCloseable {
                 }
                 long length = claimedLength > 0 ? claimedLength : body.length - start;
                 ex.sendResponseHeaders(start > 0 ? 206 : 200, length);
-                long limit = breakAfter >= 0 ? breakAfter : body.length - start;
+                long stall = stallAfter;
+                stallAfter = -1;
+                long limit = stall >= 0 ? stall : breakAfter >= 0 ? breakAfter : body.length - start;
                 breakAfter = -1;
                 OutputStream out = ex.getResponseBody();
                 int n = (int) Math.min(limit, body.length - start);
                 out.write(body, start, n);
                 served.addAndGet(n);
                 out.flush();
+                if (stall >= 0) closing.await();
             } catch (IOException e) {
                 // the client went away
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         });
+        server.setExecutor(threads);
         server.start();
     }
 
@@ -86,7 +100,9 @@ final class ArchiveServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closing.countDown();
         server.stop(0);
+        threads.shutdownNow();
     }
 
     /** A zip of these entries, in order. */

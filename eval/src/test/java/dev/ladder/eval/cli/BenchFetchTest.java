@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -260,6 +261,36 @@ class BenchFetchTest {
         assertThat(server.served.get()).isEqualTo(archive.length);
         assertThat(homeEntries()).containsExactly("spider-dev");
         assertThat(run("bench", "info", "spider-dev").out()).contains("dev: 3 items");
+    }
+
+    @Test
+    void aFetchKilledMidDownloadLeavesNoFolderAndTheNextResumes() throws Exception {
+        byte[] archive = spiderArchive();
+        server.files.put("spider_data.zip", archive);
+        Path manifest = manifest(Map.of("spider-dev", archive));
+        int half = archive.length / 2;
+        server.stallAfter = half;
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-Dladder.cache.dir=" + tmp.resolve("cache"), "-cp", System.getProperty("java.class.path"),
+                "dev.ladder.eval.cli.Ladder", "bench", "fetch", "--mirror", server.url(), "--manifest", manifest.toString(),
+                "spider").redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile()).start();
+        Path part = home.resolve("spider_data.zip.part");
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!(Files.isRegularFile(part) && Files.size(part) == half)) {
+            assertThat(child.isAlive()).as(Files.readString(tmp.resolve("child.log"))).isTrue();
+            assertThat(System.nanoTime()).as("the child's download never reached half").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        child.destroyForcibly();
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(homeEntries()).containsExactly("spider_data.zip.part");
+        assertOneLineError(run("bench", "info", "spider-dev"), "benchmark 'spider-dev' is not fetched");
+
+        Run resumed = fetch(manifest, "spider");
+        assertThat(resumed.err()).isEmpty();
+        assertThat(resumed.out()).contains("resumed)");
+        assertThat(server.ranges).containsExactly("", "bytes=" + half + "-");
+        assertThat(homeEntries()).containsExactly("spider-dev");
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.ladder.eval.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.SqliteFixtures;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
@@ -210,6 +212,17 @@ class BenchFetchTest {
         assertThat(info.out()).startsWith("spider-dev (database 3 SQLite files)").contains("dev: 3 items", "train: 2 items");
         Benchmark b = Benchmarks.load("spider-dev");
         assertThat(b.databaseOf(b.split("dev").get(1))).isEqualTo(dir.resolve("database/db_b/db_b.sqlite").toString());
+
+        // --benchmark by name: every prediction scored on its own item's database
+        Path pred = Files.write(tmp.resolve("pred.jsonl"), List.of(
+                "{\"id\": \"dev-1\", \"sql\": \"SELECT count(id) FROM alpha\"}",
+                "{\"id\": \"dev-2\", \"sql\": \"SELECT max(score) FROM beta\"}",
+                "{\"id\": \"dev-3\", \"sql\": \"SELECT name FROM alpha ORDER BY id\"}"));
+        Run eval = run("eval", "--benchmark", "spider-dev", "--split", "dev", "--pred", pred.toString(), "--no-suite", "--json");
+        assertThat(eval.err()).isEmpty();
+        JsonNode items = new ObjectMapper().readTree(eval.out()).get("items");
+        assertThat(List.of(items.get(0).get("EX").asBoolean(), items.get(1).get("EX").asBoolean(),
+                items.get(2).get("EX").asBoolean())).containsExactly(true, true, false);
 
         Run again = fetch(null, "spider-dev");
         assertThat(again.code()).isZero();

@@ -53,7 +53,7 @@ final class BenchCommand extends GroupCommand {
             description = "Counts by split, category and difficulty.")
     static final class Info implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL folder, a Spider folder or a BIRD/plain JSON file.")
+        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, spider-dev or bird-dev (after 'bench fetch'), a JSONL folder, a Spider folder or a BIRD/plain JSON file.")
         String benchmark;
         @Option(names = "--db", paramLabel = "DB", description = "Database of a plain JSON array (default classicmodels).")
         String database;

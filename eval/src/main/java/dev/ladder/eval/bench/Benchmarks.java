@@ -1,5 +1,6 @@
 package dev.ladder.eval.bench;
 
+import dev.ladder.eval.bench.fetch.FetchedBenchmarks;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
@@ -10,12 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * Finds benchmarks by name or path:
  * <ul>
  *   <li>{@code classicmodels}: the bundled benchmark (test and train splits)</li>
+ *   <li>{@code spider-dev}, {@code bird-dev}: Spider's and BIRD's dev splits as {@code ladder bench fetch} lays
+ *       them out ({@link FetchedBenchmarks})</li>
  *   <li>a folder of {@code *.jsonl} files (one per split) in the project's format, optionally with
  *       {@code database.txt} naming its database</li>
  *   <li>a Spider-format folder ({@code tables.json} + {@code database/<db>/<db>.sqlite} + question files)</li>
@@ -39,6 +43,12 @@ public final class Benchmarks {
     public static Benchmark load(String nameOrPath, String database) {
         String key = nameOrPath.strip().toLowerCase(Locale.ROOT);
         if (BUNDLED.containsKey(key)) return bundled(key);
+        Optional<Path> fetched = FetchedBenchmarks.benchmark(key);
+        if (fetched.isPresent()) {
+            // named as fetched, whatever its folder or question file is called
+            Benchmark b = load(fetched.get().toString(), database);
+            return new Benchmark(key, b.defaultDatabase(), b.databases(), b.splits());
+        }
         Path p = Path.of(nameOrPath);
         if (Files.isDirectory(p)) {
             if (Files.isRegularFile(p.resolve("tables.json"))) return SpiderFormat.importDirectory(p);
@@ -51,7 +61,8 @@ public final class Benchmarks {
             return BirdFormat.importFile(p, database);
         }
         throw new UserError("unknown benchmark '" + nameOrPath + "': use one of " + BUNDLED.keySet()
-                + ", a folder of JSONL splits, a Spider folder or a BIRD JSON file");
+                + ", spider-dev or bird-dev (after 'ladder bench fetch spider|bird'), a folder of JSONL splits, a Spider"
+                + " folder or a BIRD JSON file");
     }
 
     static Benchmark bundled(String name) {

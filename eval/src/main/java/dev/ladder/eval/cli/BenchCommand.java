@@ -43,8 +43,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "bench", description = "Benchmarks: check, info, export; generation throughput, in-process and served; an experiment's wall time; the agent's leak and gate checks; the SQL readers' frozen verdicts.",
-        subcommands = {BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class,
+@Command(name = "bench", description = "Benchmarks: fetch, check, info, export; generation throughput, in-process and served; an experiment's wall time; the agent's leak and gate checks; the SQL readers' frozen verdicts.",
+        subcommands = {BenchFetchCommand.class, BenchCommand.Info.class, BenchCommand.Export.class, BenchCommand.Check.class, BenchCommand.Generate.class,
                 BenchCommand.Serve.class, BenchLadderCommand.class, BenchLinearCommand.class,
                 BenchCommand.Leaks.class, BenchCommand.Gate.class, BenchCommand.Readers.class})
 final class BenchCommand extends GroupCommand {
@@ -53,7 +53,7 @@ final class BenchCommand extends GroupCommand {
             description = "Counts by split, category and difficulty.")
     static final class Info implements Callable<Integer> {
         @Spec CommandSpec spec;
-        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, a JSONL folder, a Spider folder or a BIRD/plain JSON file.")
+        @Parameters(paramLabel = "NAME|PATH", description = "classicmodels, spider-dev or bird-dev (after 'bench fetch'), a JSONL folder, a Spider folder or a BIRD/plain JSON file.")
         String benchmark;
         @Option(names = "--db", paramLabel = "DB", description = "Database of a plain JSON array (default classicmodels).")
         String database;

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.ItemSubset;
+import dev.ladder.eval.bench.fetch.FetchedBenchmarks;
 import dev.ladder.eval.io.TextFiles;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.em.EmMode;
@@ -524,7 +525,13 @@ public final class ExperimentLoader {
         Path suite = null;
         if (suiteText != null) {
             if (ts == ScorerSpec.Ts.NONE) throw s.error(s.field("suite"), "a test suite with 'ts: none'; remove one of the two");
-            suite = path(s, s.field("suite"), suiteText);
+            try {
+                // a fetched suite by name (spider-ts), else a path
+                suite = FetchedBenchmarks.suite(suiteText).orElse(null);
+            } catch (UserError e) {
+                throw s.error(s.field("suite"), e.getMessage());
+            }
+            if (suite == null) suite = path(s, s.field("suite"), suiteText);
             if (!Files.isDirectory(suite)) {
                 throw s.error(s.field("suite"), "no test-suite directory at " + suiteText + " (build one with 'ladder testsuite build DB', or remove the line for the stored suite)");
             }

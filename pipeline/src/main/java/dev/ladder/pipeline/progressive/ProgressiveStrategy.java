@@ -160,6 +160,12 @@ public final class ProgressiveStrategy implements Strategy {
         return false;
     }
 
+    /** The block's budget for the pipeline's own calls, or the reward judge's, whichever is larger. */
+    @Override
+    public int tokenBudget(Settings settings) {
+        return Math.max(settings.of(ProgressiveSettings.BLOCK).maxTokens(), SqlJudge.MAX_TOKENS);
+    }
+
     @Override
     public String toString() {
         return NAME;

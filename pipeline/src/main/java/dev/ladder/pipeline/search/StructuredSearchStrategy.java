@@ -99,6 +99,12 @@ public final class StructuredSearchStrategy implements Strategy {
         return false;
     }
 
+    /** The sketch call's: K candidates of {@code tokens_per_sketch} (a repair call asks for one candidate's). */
+    @Override
+    public int tokenBudget(Settings settings) {
+        return settings.of(SearchSettings.BLOCK).sketchCallTokens();
+    }
+
     @Override
     public String toString() {
         return NAME;

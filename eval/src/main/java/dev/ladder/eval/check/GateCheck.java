@@ -1,10 +1,10 @@
 package dev.ladder.eval.check;
 
 import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.pipeline.agent.Intent;
-import dev.ladder.pipeline.agent.IntentClassifier;
 import dev.ladder.pipeline.agent.IntentGate;
-import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.kit.Intent;
+import dev.ladder.pipeline.kit.IntentClassifier;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.schema.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package dev.ladder.eval.check;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ExecutionMatch;
-import dev.ladder.pipeline.agent.IntentClassifier;
+import dev.ladder.pipeline.kit.IntentClassifier;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.QueryResult;

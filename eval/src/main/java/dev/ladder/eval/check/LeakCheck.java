@@ -4,8 +4,8 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.io.TextFiles;
-import dev.ladder.pipeline.agent.AgentWords.Word;
-import dev.ladder.pipeline.agent.AgentWords;
+import dev.ladder.pipeline.kit.QuestionWords;
+import dev.ladder.pipeline.kit.QuestionWords.Word;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,16 +32,19 @@ import java.util.stream.Stream;
  * from the test split. An entry of the agent's word lists, or a phrase quoted in its code, tests or docs, leaks when
  * it occurs in some test question but in no development question, unless the provenance list justifies it.
  *
- * <p>Matching follows the rules' own reading ({@link AgentWords#words}): a word-list entry occurs in a question when a
- * word's lower-case or singular form equals it; a phrase when its singular forms occur as a run of the question's.
+ * <p>Matching follows the rules' own reading ({@link QuestionWords#words}): a word-list entry occurs in a question
+ * when a word's lower-case or singular form equals it; a phrase when its singular forms occur as a run of the
+ * question's.
  */
 public final class LeakCheck {
 
-    /** The agent's code, tests and docs, relative to a checkout. */
+    /** The agent's code, tests and docs, relative to a checkout (its question reading lives in the shared kit). */
     public static final List<String> SOURCES = List.of(
             "pipeline/src/main/java/dev/ladder/pipeline/agent",
+            "pipeline/src/main/java/dev/ladder/pipeline/kit",
             "pipeline/src/main/java/dev/ladder/pipeline/strategy",
             "pipeline/src/test/java/dev/ladder/pipeline/agent",
+            "pipeline/src/test/java/dev/ladder/pipeline/kit",
             "pipeline/src/test/java/dev/ladder/pipeline/strategy",
             "docs/agent.md");
 
@@ -49,7 +52,7 @@ public final class LeakCheck {
     public static final int RUN = 5;
 
     /** Entries that occur in test questions and in no ClassicModels train question, with their justification. */
-    public static final String PROVENANCE = "dev/ladder/pipeline/agent/lexicon-provenance.txt";
+    public static final String PROVENANCE = "dev/ladder/pipeline/kit/lexicon-provenance.txt";
 
     /** Something the agent knows, as written, and where: a word-list entry (one word) or a quoted phrase. */
     public record Entry(String text, String where, boolean word) {}
@@ -177,7 +180,7 @@ public final class LeakCheck {
         for (Entry e : entries) {
             out.add(e);
             if (e.word()) continue;
-            List<String> w = AgentWords.words(e.text()).stream().map(Word::norm).toList();
+            List<String> w = QuestionWords.words(e.text()).stream().map(Word::norm).toList();
             for (int i = 0; w.size() > RUN && i + RUN <= w.size(); i++) {
                 out.add(new Entry(String.join(" ", w.subList(i, i + RUN)), e.where(), false));
             }
@@ -209,7 +212,7 @@ public final class LeakCheck {
     /** How an entry is compared: a word as written (lower case), a phrase as its singular forms. */
     private static String key(String text, boolean word) {
         if (word) return text.strip().toLowerCase(Locale.ROOT);
-        return String.join(" ", AgentWords.words(text).stream().map(Word::norm).toList());
+        return String.join(" ", QuestionWords.words(text).stream().map(Word::norm).toList());
     }
 
     /** Questions indexed by word, so that each entry is compared with the few questions that can contain it. */
@@ -219,7 +222,7 @@ public final class LeakCheck {
 
         Questions(List<BenchmarkItem> items) {
             for (BenchmarkItem item : items) {
-                List<Word> w = AgentWords.words(item.question());
+                List<Word> w = QuestionWords.words(item.question());
                 int q = words.size();
                 words.add(w);
                 for (Word x : w) {
@@ -232,7 +235,7 @@ public final class LeakCheck {
         /** How many questions contain the entry. */
         int count(Entry e) {
             if (e.word()) return byForm.getOrDefault(e.text().strip().toLowerCase(Locale.ROOT), Set.of()).size();
-            List<String> phrase = AgentWords.words(e.text()).stream().map(Word::norm).toList();
+            List<String> phrase = QuestionWords.words(e.text()).stream().map(Word::norm).toList();
             if (phrase.isEmpty()) return 0;
             int n = 0;
             for (int q : byForm.getOrDefault(phrase.get(0), Set.of())) {
@@ -257,13 +260,13 @@ public final class LeakCheck {
 
     /** Every entry of the intent rules' word lists (from the class path). */
     public static List<Entry> lexiconEntries() {
-        return entries(AgentWords.lexicon(), Path.of(AgentWords.lexiconResource()).getFileName().toString());
+        return entries(QuestionWords.lexicon(), Path.of(QuestionWords.lexiconResource()).getFileName().toString());
     }
 
     /** Every entry of word lists in the lexicon's format in {@code file} (an extra list to check). */
     public static List<Entry> lexiconEntries(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
-            return entries(AgentWords.readLexicon(in, file.toString()), file.toString());
+            return entries(QuestionWords.readLexicon(in, file.toString()), file.toString());
         } catch (IOException e) {
             throw new UserError("cannot read " + file + ": " + e.getMessage(), e);
         } catch (IllegalStateException e) {

@@ -129,7 +129,7 @@ final class AskCommand implements Callable<Integer> {
             return askOracle(rung, settings, rule);
         }
         ModelLoader.Workload workload = ModelLoader.Workload.of(List.of(strategy), settings.candidates(),
-                settings.tabularPrompt(), settings.maxNewTokens());
+                settings.tabularPrompt(), rung.tokenBudget(settings));
         try (Database db = options.open(database)) {
             ExemplarSelector exemplars = exemplars(rule);
             Answer answer;

@@ -3,7 +3,10 @@ package dev.ladder.eval.experiment;
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.pipeline.agent.LadderPipeline;
 import dev.ladder.pipeline.oracle.OracleNoise;
+import dev.ladder.pipeline.strategy.Pipeline;
+import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Settings;
+import dev.ladder.pipeline.strategy.SettingsBlock;
 import dev.ladder.sql.db.SqlMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -215,6 +218,34 @@ public record Experiment(String name, String benchmark, String split, String dat
     public Experiment withLimit(int n) {
         if (n < 1) throw new ExperimentException("limit override", "limit", "must be >= 1, got " + n);
         return new Experiment(name, benchmark, split, database, sqlMode, n, subset, seeds, output, models, rungs, settings, scorers, comparisons);
+    }
+
+    /**
+     * This experiment with the settings block of every pipeline none of its rungs runs at its defaults, everywhere:
+     * such a block changes no answer, so two experiments equal but for one ask the same of a run (a run directory
+     * written when that block's defaults differed resumes).
+     */
+    public Experiment withIdleBlocksAtDefaults() {
+        Set<SettingsBlock<?>> used = new HashSet<>();
+        for (RungSpec r : rungs) {
+            Pipeline p = Pipelines.registry().pipelineOf(r.strategy());
+            if (p != null && p.settings() != null) used.add(p.settings());
+        }
+        UnaryOperator<Settings> reset = s -> {
+            Settings out = s;
+            for (SettingsBlock<?> b : Pipelines.registry().settingsBlocks()) {
+                if (!used.contains(b)) out = atDefaults(out, b);
+            }
+            return out;
+        };
+        List<RungSpec> quiet = rungs.stream().map(r -> r.settings() == null ? r
+                : new RungSpec(r.name(), r.strategy(), r.model(), reset.apply(r.settings()))).toList();
+        return new Experiment(name, benchmark, split, database, sqlMode, limit, subset, seeds, output, models, quiet,
+                reset.apply(settings), scorers, comparisons);
+    }
+
+    private static <T extends Record> Settings atDefaults(Settings s, SettingsBlock<T> block) {
+        return s.with(block, block.defaults());
     }
 
     /** The items chosen another way ({@code ladder run --subset}). */

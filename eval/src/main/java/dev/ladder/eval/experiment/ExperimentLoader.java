@@ -23,13 +23,13 @@ import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.SettingsBlock;
+import dev.ladder.pipeline.strategy.SharedKnobs;
 import dev.ladder.sql.db.SqlMode;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -63,9 +63,6 @@ public final class ExperimentLoader {
             "prompt_format", "timeout_seconds", "max_concurrent", "retries", "extensions");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
-    /** The shared knobs of a settings mapping; each pipeline's block follows ({@link #settingsFields()}). */
-    static final List<String> SETTINGS_FIELDS = List.of("max_new_tokens", "candidates", "sample_temperature",
-            "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings", "stop_at_semicolon", "timeout_seconds", "row_cap");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode",
             "judge");
 
@@ -449,33 +446,18 @@ public final class ExperimentLoader {
 
     /** The keys a settings mapping accepts: the shared knobs, then each registered pipeline's block. */
     static List<String> settingsFields() {
-        List<String> out = new ArrayList<>(SETTINGS_FIELDS);
+        List<String> out = new ArrayList<>(SharedKnobs.BLOCK.keys());
         Pipelines.registry().settingsBlocks().forEach(b -> out.add(b.key()));
         return out;
     }
 
-    /** A settings mapping (the experiment's or a rung's) read over {@code d}: a key it leaves out keeps d's value. */
+    /**
+     * A settings mapping (the experiment's or a rung's) read over {@code d}: a key it leaves out keeps d's value. The
+     * shared knobs and each pipeline's block are bound alike ({@link SettingsBlock}).
+     */
     private static Settings settings(Fields s, Settings d) {
         s.allowOnly(settingsFields());
-        int maxNewTokens = s.integer("max_new_tokens", d.maxNewTokens(), 1);
-        int candidates = s.integer("candidates", d.candidates(), 0);
-        double temperature = s.number("sample_temperature", d.sampleTemperature());
-        if (!(temperature > 0)) throw s.error(s.field("sample_temperature"), "must be > 0, got " + temperature + " (set candidates: 0 to turn sampling off)");
-        boolean tabular = s.bool("tabular_prompt", d.tabularPrompt());
-        int gateBudget = s.integer("gate_budget", d.gateBudget(), 0);
-        boolean schemaSubset = s.bool("schema_subset", d.schemaSubset());
-        boolean projection = s.bool("projection", d.projection());
-        boolean rerank = s.bool("rerank", d.rerank());
-        int agentK = s.integer("agent_k", d.k(), 0);
-        List<String> stops = s.stringList("stop_strings", d.stopStrings());
-        boolean stopAtSemicolon = s.bool("stop_at_semicolon", d.stopAtSemicolon());
-        double timeoutSeconds = s.number("timeout_seconds", d.limits().timeout().toMillis() / 1000.0);
-        long millis = Math.round(timeoutSeconds * 1000);
-        if (millis < 1) throw s.error(s.field("timeout_seconds"), "must be at least 0.001, got " + timeoutSeconds);
-        int rowCap = s.integer("row_cap", d.limits().rowCap(), 1);
-        Settings out = new Settings(maxNewTokens, candidates, temperature, d.seed(), tabular, gateBudget, schemaSubset,
-                projection, rerank, agentK, stops, stopAtSemicolon,
-                d.limits().withTimeout(Duration.ofMillis(millis)).withRowCap(rowCap), d.pipelines());
+        Settings out = d.with(SharedKnobs.BLOCK.read(s, d.knobs()));
         for (SettingsBlock<?> block : Pipelines.registry().settingsBlocks()) out = block(s, block, out);
         return out;
     }
@@ -486,7 +468,7 @@ public final class ExperimentLoader {
         if (node == null) return d;
         Fields s = Fields.of(settings.source, settings.field(block.key()), node);
         s.allowOnly(block.keys());
-        return d.with(block, block.read(s, d.of(block)));
+        return d.with(block, block.read(s, d.declared(block)));
     }
 
     private static ScorerSpec scorers(Fields root) {

@@ -71,6 +71,17 @@ final class Fields implements KnobSource {
     }
 
     @Override
+    public boolean has(String key) {
+        return get(key) != null;
+    }
+
+    @Override
+    public String text(String key) {
+        JsonNode v = get(key);
+        return v != null && v.isTextual() ? v.asText() : null;
+    }
+
+    @Override
     public String string(String key, String dflt) {
         JsonNode v = get(key);
         if (v == null) return dflt;

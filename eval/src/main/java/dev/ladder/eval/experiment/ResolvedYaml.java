@@ -13,6 +13,7 @@ import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
 import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.SettingsBlock;
+import dev.ladder.pipeline.strategy.SharedKnobs;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
@@ -139,27 +140,13 @@ final class ResolvedYaml {
 
     /** A settings mapping's keys and values as written: the shared knobs, then each registered pipeline's block. */
     private static ObjectNode settings(Settings s) {
-        ObjectNode m = NODES.objectNode();
-        m.put("max_new_tokens", s.maxNewTokens());
-        m.put("candidates", s.candidates());
-        m.put("sample_temperature", num(s.sampleTemperature()));
-        m.put("tabular_prompt", s.tabularPrompt());
-        m.put("gate_budget", s.gateBudget());
-        m.put("schema_subset", s.schemaSubset());
-        m.put("projection", s.projection());
-        m.put("rerank", s.rerank());
-        m.put("agent_k", s.k());
-        ArrayNode stops = m.putArray("stop_strings");
-        s.stopStrings().forEach(stops::add);
-        m.put("stop_at_semicolon", s.stopAtSemicolon());
-        m.put("timeout_seconds", num(s.limits().timeout().toMillis() / 1000.0));
-        m.put("row_cap", s.limits().rowCap());
+        ObjectNode m = SharedKnobs.BLOCK.write(s.knobs());
         for (SettingsBlock<?> block : Pipelines.registry().settingsBlocks()) m.set(block.key(), written(block, s));
         return m;
     }
 
     private static <T extends Record> ObjectNode written(SettingsBlock<T> block, Settings s) {
-        return block.write(s.of(block));
+        return block.write(s.declared(block));
     }
 
     private static String yaml(JsonNode tree) {

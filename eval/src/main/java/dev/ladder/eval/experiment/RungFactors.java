@@ -5,6 +5,7 @@ import dev.ladder.pipeline.strategy.Pipeline;
 import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.SettingsBlock;
+import dev.ladder.pipeline.strategy.SharedKnobs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -66,13 +67,13 @@ public final class RungFactors {
         SettingsBlock<?> block = pipeline == null ? null : pipeline.settings();
         if (block != null) f.put(block.factorName(), settings == null ? "?" : factorLine(block, settings));
         if (settings != null) {
-            f.put("max_new_tokens", Integer.toString(settings.maxNewTokens()));
-            // the temperature only matters to rungs that sample
-            if (sampling) f.put("sample_temperature", num(settings.sampleTemperature()));
-            f.put("stop_strings", String.join(" | ", settings.stopStrings().stream().map(RungFactors::quoted).toList()));
-            f.put("stop_at_semicolon", Boolean.toString(settings.stopAtSemicolon()));
-            f.put("timeout_seconds", num(settings.limits().timeout().toMillis() / 1000.0));
-            f.put("row_cap", Integer.toString(settings.limits().rowCap()));
+            // the shared knobs that are not the ladder's mechanisms (those are its factors above), as they take effect
+            for (Map.Entry<String, Object> knob : SharedKnobs.BLOCK.values(settings.knobs()).entrySet()) {
+                if (SharedKnobs.LADDER_MECHANISMS.contains(knob.getKey())) continue;
+                // the temperature only matters to rungs that sample
+                if (knob.getKey().equals("sample_temperature") && !sampling) continue;
+                f.put(knob.getKey(), text(knob.getValue()));
+            }
         }
         return f;
     }
@@ -102,6 +103,15 @@ public final class RungFactors {
 
     private static <T extends Record> String factorLine(SettingsBlock<T> block, Settings settings) {
         return block.factorLine(settings.of(block));
+    }
+
+    /** A knob's value in a report: plain decimals, stop strings as JSON literals between bars. */
+    private static String text(Object value) {
+        if (value instanceof Double d) return num(d);
+        if (value instanceof List<?> l) {
+            return String.join(" | ", l.stream().map(s -> quoted(String.valueOf(s))).toList());
+        }
+        return String.valueOf(value);
     }
 
     /** A JSON string literal, so that a stop string's newline shows as {@code \n} in a report, not as a line break. */

@@ -30,6 +30,8 @@ import dev.ladder.inference.store.HubFailure;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
 import dev.ladder.inference.store.StoreException;
+import dev.ladder.pipeline.strategy.Strategies;
+import dev.ladder.pipeline.strategy.Strategy;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -110,6 +112,8 @@ public final class ModelLoader {
         /**
          * The largest call the strategies make: one greedy row for the prompt rungs and agent-0/1; from agent-2 on
          * the standard prompt, the tabular one (when on) and {@code candidates} samples together.
+         *
+         * @param maxNewTokens the largest token budget any of their calls asks for ({@link Strategy#tokenBudget})
          */
         public static Workload of(Collection<String> strategies, int candidates, boolean tabular, int maxNewTokens) {
             boolean sampled = strategies.stream().anyMatch(s -> s.matches("agent-[2-9]"));
@@ -117,13 +121,23 @@ public final class ModelLoader {
             return new Workload(Math.min(rows, DjlLanguageModel.Options.DEFAULT.maxBatchRows()), PROMPT_BUDGET + maxNewTokens);
         }
 
-        /** The largest call the given rungs of an experiment make (every rung on one model: the runner's plan). */
+        /** This workload, with room for a call that asks for {@code tokens} new tokens. */
+        public Workload withBudget(int tokens) {
+            return new Workload(rows, Math.max(context, PROMPT_BUDGET + tokens));
+        }
+
+        /**
+         * The largest call the given rungs of an experiment make (every rung on one model: the runner's plan): the
+         * token budget is the largest any call of any of them asks for, a pipeline's own budgets included.
+         */
         public static Workload of(Experiment experiment,
                                   List<RungSpec> rungs) {
             List<String> strategies = rungs.stream().map(RungSpec::strategy).toList();
             int candidates = rungs.stream().mapToInt(r -> experiment.settingsOf(r).candidates()).max().orElse(0);
             boolean tabular = rungs.stream().anyMatch(r -> experiment.settingsOf(r).tabularPrompt());
-            int maxNewTokens = rungs.stream().mapToInt(r -> experiment.settingsOf(r).maxNewTokens()).max().orElse(1);
+            int maxNewTokens = rungs.stream()
+                    .mapToInt(r -> Strategies.byName(r.strategy()).tokenBudget(experiment.settingsOf(r)))
+                    .max().orElse(1);
             return of(strategies, candidates, tabular, maxNewTokens);
         }
     }

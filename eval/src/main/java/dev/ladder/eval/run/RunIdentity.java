@@ -1,5 +1,6 @@
 package dev.ladder.eval.run;
 
+import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
@@ -63,12 +64,14 @@ final class RunIdentity {
 
     /**
      * A config.yaml an earlier version wrote in another layout still names the same experiment when it loads to one
-     * that this version writes as {@code wanted}.
+     * that this version writes as {@code wanted}, the blocks of pipelines no rung runs aside (an earlier version's
+     * defaults there change no answer).
      */
     private static boolean sameMeaning(String existing, Path file, String wanted) {
         try {
-            String again = ExperimentLoader.parse(existing, file.toString()).toResolvedYaml();
-            return (again.endsWith("\n") ? again : again + "\n").equals(wanted);
+            Experiment before = ExperimentLoader.parse(existing, file.toString()).withIdleBlocksAtDefaults();
+            Experiment now = ExperimentLoader.parse(wanted, file.toString()).withIdleBlocksAtDefaults();
+            return before.toResolvedYaml().equals(now.toResolvedYaml());
         } catch (RuntimeException e) {
             return false; // unreadable or invalid now: not the same experiment
         }

@@ -7,6 +7,7 @@ import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
+import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
@@ -79,10 +80,12 @@ final class RunPlan {
         return ids;
     }
 
-    /** How a model loads, with the largest workload its rungs put on it (for the memory plan). */
+    /** How a model loads, with the largest workload its rungs (and the judge pass, if it judges) put on it. */
     ModelLoader.LoadSpec loadSpec(String id) {
         List<RungSpec> rungs = experiment.rungs().stream().filter(r -> r.model().equals(id)).toList();
-        return ModelLoader.LoadSpec.of(experiment.models().get(id), ModelLoader.Workload.of(experiment, rungs));
+        ModelLoader.Workload w = ModelLoader.Workload.of(experiment, rungs);
+        if (id.equals(experiment.scorers().judge())) w = w.withBudget(SqlJudge.MAX_TOKENS);
+        return ModelLoader.LoadSpec.of(experiment.models().get(id), w);
     }
 
     /**

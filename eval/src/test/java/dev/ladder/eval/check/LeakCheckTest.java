@@ -8,8 +8,8 @@ import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.check.LeakCheck.Entry;
 import dev.ladder.eval.check.LeakCheck.Provenance;
 import dev.ladder.eval.check.LeakCheck.Report;
-import dev.ladder.pipeline.agent.AgentWords;
-import dev.ladder.pipeline.agent.AgentWords.Word;
+import dev.ladder.pipeline.kit.QuestionWords;
+import dev.ladder.pipeline.kit.QuestionWords.Word;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,7 +36,7 @@ public class LeakCheckTest {
     public static List<String> testOnlyWords() {
         Set<String> train = new HashSet<>();
         for (BenchmarkItem i : CM.split("train")) {
-            for (Word w : AgentWords.words(i.question())) {
+            for (Word w : QuestionWords.words(i.question())) {
                 train.add(w.lower());
                 train.add(w.norm());
             }
@@ -45,7 +45,7 @@ public class LeakCheckTest {
         LeakCheck.provenance().forEach(p -> listed.add(p.entry()));
         List<String> out = new ArrayList<>();
         for (BenchmarkItem i : CM.split("test")) {
-            for (Word w : AgentWords.words(i.question())) {
+            for (Word w : QuestionWords.words(i.question())) {
                 if (w.lower().matches("[a-z]{4,}") && !train.contains(w.lower()) && !train.contains(w.norm())
                         && !listed.contains(w.lower()) && !out.contains(w.lower())) {
                     out.add(w.lower());
@@ -60,7 +60,7 @@ public class LeakCheckTest {
         List<Entry> entries = realEntries();
         // the scan really reads them: the lexicon, string literals and comments of the code, quotes of the docs
         assertThat(entries).anyMatch(e -> e.word() && e.where().startsWith("intent-lexicon.txt"))
-                .anyMatch(e -> e.where().startsWith("pipeline/src/main/java/dev/ladder/pipeline/agent/IntentClassifier.java"))
+                .anyMatch(e -> e.where().startsWith("pipeline/src/main/java/dev/ladder/pipeline/kit/IntentClassifier"))
                 .anyMatch(e -> e.where().startsWith("pipeline/src/test/java/dev/ladder/pipeline/agent/"))
                 .anyMatch(e -> e.where().startsWith("docs/agent.md"));
         Report r = check(entries);
@@ -87,12 +87,13 @@ public class LeakCheckTest {
     void aQuoteInACommentOrTheDocsIsFoundAndSoIsARunOfItsWords() {
         // a test question whose words 2 to 6 occur in no train question
         BenchmarkItem item = CM.split("test").stream()
-                .filter(i -> AgentWords.words(i.question()).size() >= 8 && !check(List.of(new Entry(
-                        String.join(" ", AgentWords.words(i.question()).subList(1, 6).stream().map(Word::lower).toList()),
+                .filter(i -> QuestionWords.words(i.question()).size() >= 8 && !check(List.of(new Entry(
+                        String.join(" ", QuestionWords.words(i.question()).subList(1, 6).stream()
+                                .map(Word::lower).toList()),
                         "x", false))).leaks().isEmpty())
                 .findFirst().orElseThrow();
         String question = item.question();
-        List<Word> words = AgentWords.words(question);
+        List<Word> words = QuestionWords.words(question);
         // a comment quotes the question; the docs change its first word but keep a run of five
         String java = "class X {\n    // as in \"" + question + "\"\n    int x;\n}\n";
         String changed = "Kindly " + String.join(" ", words.subList(1, words.size()).stream().map(Word::lower).toList());

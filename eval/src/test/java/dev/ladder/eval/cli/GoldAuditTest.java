@@ -8,7 +8,7 @@ import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
-import dev.ladder.pipeline.agent.IntentClassifier;
+import dev.ladder.pipeline.kit.IntentClassifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

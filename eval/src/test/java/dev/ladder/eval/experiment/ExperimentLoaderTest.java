@@ -110,7 +110,9 @@ class ExperimentLoaderTest {
                 "sa-zero-shot", "sa-cot", "soft-attention", "progressive", "progressive-single", "progressive-no-plan",
                 "progressive-no-recalc");
         // every pipeline runs with the method's defaults, and each ablation is one setting apart from it
-        assertThat(e.settingsOf(e.rungs().get(19)).of(ProgressiveSettings.BLOCK)).isEqualTo(ProgressiveSettings.DEFAULT);
+        // (with the file's own 512-token budget, an override of the rungs' max_new_tokens: 256)
+        assertThat(e.settingsOf(e.rungs().get(19)).declared(ProgressiveSettings.BLOCK))
+                .isEqualTo(new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, true, 3, 512));
         assertThat(e.settingsOf(e.rungs().get(20)).of(ProgressiveSettings.BLOCK).multiBranch()).isFalse();
         assertThat(e.settingsOf(e.rungs().get(21)).of(ProgressiveSettings.BLOCK).usePlan()).isFalse();
         assertThat(e.settingsOf(e.rungs().get(22)).of(ProgressiveSettings.BLOCK).recalculate()).isFalse();
@@ -118,24 +120,29 @@ class ExperimentLoaderTest {
             assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(19)), RungFactors.of(e, e.rungs().get(i))))
                     .containsExactly("progressive");
         }
-        assertThat(e.settingsOf(e.rungs().get(18)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT);
-        assertThat(e.settingsOf(e.rungs().get(12)).of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT.withWeights(false, false));
+        // the file's pipeline blocks keep 512-token budgets, an override of the rungs' max_new_tokens (256)
+        SoftSettings soft = new SoftSettings(true, true, 3, 0.5, 1, 1000, true, false, 512);
+        assertThat(e.settingsOf(e.rungs().get(18)).of(SoftSettings.BLOCK)).isEqualTo(soft);
+        assertThat(e.settingsOf(e.rungs().get(12)).of(SoftSettings.BLOCK)).isEqualTo(soft.withWeights(false, false));
         assertThat(e.settingsOf(e.rungs().get(16)).of(SoftSettings.BLOCK).oneShot()).isFalse();
         assertThat(e.settingsOf(e.rungs().get(17)).of(SoftSettings.BLOCK).chainOfThought()).isTrue();
         for (int i = 12; i <= 17; i++) {
             assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(18))))
                     .containsExactly("soft attention");
         }
-        assertThat(e.settingsOf(e.rungs().get(8)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT);
+        GsrSettings gsr = GsrSettings.DEFAULT.withMaxTokens(512);
+        assertThat(e.settingsOf(e.rungs().get(8)).of(GsrSettings.BLOCK)).isEqualTo(gsr);
         for (int i = 9; i <= 11; i++) {
             assertThat(RungFactors.differing(RungFactors.of(e, e.rungs().get(i)), RungFactors.of(e, e.rungs().get(8))))
                     .containsExactly("gsr");
         }
-        assertThat(e.settingsOf(e.rungs().get(10)).of(GsrSettings.BLOCK)).isEqualTo(GsrSettings.DEFAULT.withStages(true, false, true));
+        assertThat(e.settingsOf(e.rungs().get(10)).of(GsrSettings.BLOCK)).isEqualTo(gsr.withStages(true, false, true));
+        SearchSettings search = new SearchSettings(3, 512, 4, 8, 3, 0.75, 0.4, 0.4, 0.2, 0.05, 0.1, true, true, true,
+                false, false, true);
         SearchSettings full = e.settingsOf(e.rungs().get(4)).of(SearchSettings.BLOCK);
-        assertThat(full).isEqualTo(SearchSettings.DEFAULT);
+        assertThat(full).isEqualTo(search);
         SearchSettings noRepair = e.settingsOf(e.rungs().get(5)).of(SearchSettings.BLOCK);
-        assertThat(noRepair).isEqualTo(SearchSettings.DEFAULT.withRounds(0));
+        assertThat(noRepair).isEqualTo(search.withRounds(0));
         assertThat(e.settingsOf(e.rungs().get(5)).of(SearchSettings.BLOCK).rounds()).isZero();
         assertThat(e.settingsOf(e.rungs().get(6)).of(SearchSettings.BLOCK).entityCheck()).isFalse();
         assertThat(e.settingsOf(e.rungs().get(7)).of(SearchSettings.BLOCK).semanticChecks()).isFalse();

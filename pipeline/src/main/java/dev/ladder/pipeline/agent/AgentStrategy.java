@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.agent;
 
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;

@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.agent;
 
 import dev.ladder.pipeline.agent.CandidateScorer.CandidateScore;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.SqlPrompt;
 import dev.ladder.pipeline.strategy.Answer;
@@ -101,16 +102,9 @@ public final class AgentWork {
         return k == 0 ? List.of() : ctx.exemplars().select(question.text(), k);
     }
 
-    /** The question's intent profile, traced: the agent's classifier, which other pipelines ask too. */
-    public static IntentProfile intent(Work work) {
-        IntentProfile p = IntentClassifier.classify(work.question.text(), work.ctx.schema());
-        work.trace.add(new TraceStep.Intent(null, p.intent().name(), p.wantsOrder(), p.wantsLimit(), p.limitN(),
-                p.wantsDistinct(), p.wantsGrouping(), p.namedFields()));
-        return p;
-    }
-
+    /** The question's intent profile, traced. */
     IntentProfile intent() {
-        return intent(work);
+        return work.intent();
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.agent;
 
+import dev.ladder.pipeline.kit.Intent;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.QueryResult;

@@ -1,5 +1,7 @@
 package dev.ladder.pipeline.agent;
 
+import dev.ladder.pipeline.kit.Intent;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.Dialect;
 import dev.ladder.sql.read.Identifiers;
 import dev.ladder.sql.read.OuterClauses;

@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.agent;
 
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.read.ExpressionFacts;
 import dev.ladder.sql.read.Query;

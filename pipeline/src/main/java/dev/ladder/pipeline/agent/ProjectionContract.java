@@ -1,6 +1,10 @@
 package dev.ladder.pipeline.agent;
 
-import dev.ladder.pipeline.agent.QuestionText.Kind;
+import dev.ladder.pipeline.kit.IntentProfile;
+import dev.ladder.pipeline.kit.Lexicon;
+import dev.ladder.pipeline.kit.Names;
+import dev.ladder.pipeline.kit.QuestionText;
+import dev.ladder.pipeline.kit.QuestionText.Kind;
 import dev.ladder.sql.Dialect;
 import dev.ladder.sql.SqlToken;
 import dev.ladder.sql.read.Identifiers;

@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.agent;
 
+import dev.ladder.pipeline.kit.Names;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.ForeignKey;
 import dev.ladder.sql.schema.Schema;

@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.gsr;
 
+import dev.ladder.pipeline.strategy.Follows;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 
 /**
@@ -16,15 +17,17 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  *                            its first values in sort order, and the limit is said in the trace)
  * @param resultRows          rows of the result shown in stage 4 (default 5)
  * @param exploreLimit        most extra tables and columns the masked-schema prompt may name (default 8)
- * @param temperature         0: every call greedy (the default, deterministic); above 0: every call sampled at this
- *                            temperature with the cell's seed
- * @param maxTokens           token budget of each call (default 512)
+ * @param temperature         0: every call greedy (the default, deterministic: the method states no temperature, so
+ *                            Ladder overrides the rung's on purpose); above 0: every call sampled at this temperature
+ *                            with the cell's seed; null ({@code sample_temperature}): the rung's sample temperature
+ * @param maxTokens           token budget of each call; null (the default, {@code max_new_tokens}): the rung's
  */
 public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean executionRefinement, int linkingRounds,
-                          int valueExamples, int maxIndexedValues, int resultRows, int exploreLimit, double temperature,
-                          int maxTokens) {
+                          int valueExamples, int maxIndexedValues, int resultRows, int exploreLimit,
+                          @Follows("sample_temperature") Double temperature,
+                          @Follows("max_new_tokens") Integer maxTokens) {
 
-    public static final GsrSettings DEFAULT = new GsrSettings(true, true, true, 1, 3, 2000, 5, 8, 0.0, 512);
+    public static final GsrSettings DEFAULT = new GsrSettings(true, true, true, 1, 3, 2000, 5, 8, 0.0, null);
 
     /** The {@code gsr} block of experiment files; its factor lists the stage switches and knobs. */
     public static final SettingsBlock<GsrSettings> BLOCK = SettingsBlock.of("gsr", GsrSettings.class, DEFAULT)
@@ -36,10 +39,12 @@ public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean 
         if (maxIndexedValues < 1) throw new IllegalArgumentException("max_indexed_values must be >= 1, got " + maxIndexedValues);
         if (resultRows < 1) throw new IllegalArgumentException("result_rows must be >= 1, got " + resultRows);
         if (exploreLimit < 1) throw new IllegalArgumentException("explore_limit must be >= 1, got " + exploreLimit);
-        if (!(temperature >= 0) || Double.isInfinite(temperature)) {
+        if (temperature != null && (!(temperature >= 0) || Double.isInfinite(temperature))) {
             throw new IllegalArgumentException("temperature must be >= 0 (0: greedy), got " + temperature);
         }
-        if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+        if (maxTokens != null && maxTokens < 1) {
+            throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+        }
     }
 
     /** The three stage switches. */
@@ -48,7 +53,7 @@ public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean 
                 exploreLimit, temperature, maxTokens);
     }
 
-    public GsrSettings withTemperature(double t) {
+    public GsrSettings withTemperature(Double t) {
         return new GsrSettings(decomposition, schemaLinking, executionRefinement, linkingRounds, valueExamples,
                 maxIndexedValues, resultRows, exploreLimit, t, maxTokens);
     }
@@ -58,7 +63,7 @@ public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean 
                 resultRows, exploreLimit, temperature, maxTokens);
     }
 
-    public GsrSettings withMaxTokens(int n) {
+    public GsrSettings withMaxTokens(Integer n) {
         return new GsrSettings(decomposition, schemaLinking, executionRefinement, linkingRounds, valueExamples,
                 maxIndexedValues, resultRows, exploreLimit, temperature, n);
     }

@@ -79,6 +79,12 @@ public final class GsrStrategy implements Strategy {
         return settings.of(GsrSettings.BLOCK).temperature() > 0;
     }
 
+    /** Every call asks for the block's budget (the rung's {@code max_new_tokens} unless the block overrides it). */
+    @Override
+    public int tokenBudget(Settings settings) {
+        return settings.of(GsrSettings.BLOCK).maxTokens();
+    }
+
     @Override
     public String toString() {
         return NAME;

@@ -1,6 +1,6 @@
 package dev.ladder.pipeline.gsr;
 
-import dev.ladder.pipeline.agent.Names;
+import dev.ladder.pipeline.kit.Names;
 import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.db.ColumnValues;
 import dev.ladder.sql.db.Database;

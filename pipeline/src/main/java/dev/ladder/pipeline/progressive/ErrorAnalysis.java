@@ -1,8 +1,8 @@
 package dev.ladder.pipeline.progressive;
 
-import dev.ladder.pipeline.agent.IntentProfile;
-import dev.ladder.pipeline.agent.Names;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.pipeline.kit.JoinGraph;
+import dev.ladder.pipeline.kit.Names;
 import dev.ladder.sql.Dialect;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.ExecutionError;

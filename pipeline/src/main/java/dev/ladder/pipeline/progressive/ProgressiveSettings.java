@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.progressive;
 
+import dev.ladder.pipeline.strategy.Follows;
 import dev.ladder.pipeline.strategy.Knob;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 
@@ -19,14 +20,16 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  *                            branches and the best cumulative reward wins (the method; default on; off: the first
  *                            branch's answer whatever its reward)
  * @param beamWidth           branches at most, the first one included (default 3)
- * @param maxTokens           token budget of the sub-task, extension and re-scoring calls (the judge has its own 512)
+ * @param maxTokens           token budget of the sub-task, extension and re-scoring calls; null (the default,
+ *                            {@code max_new_tokens}): the rung's (the judge has its own 512)
  */
 public record ProgressiveSettings(@Knob("high_confidence_threshold") double highConfidence, int maxIterations, int retries,
                                   @Knob("acceptance_threshold") double acceptance,
                                   boolean usePlan, boolean recalculate, boolean multiBranch, int beamWidth,
-                                  int maxTokens) {
+                                  @Follows("max_new_tokens") Integer maxTokens) {
 
-    public static final ProgressiveSettings DEFAULT = new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, true, 3, 512);
+    public static final ProgressiveSettings DEFAULT = new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, true, 3,
+            null);
 
     /** The {@code progressive} block of experiment files. */
     public static final SettingsBlock<ProgressiveSettings> BLOCK = SettingsBlock.of("progressive", ProgressiveSettings.class, DEFAULT)
@@ -38,7 +41,9 @@ public record ProgressiveSettings(@Knob("high_confidence_threshold") double high
         if (retries < 0) throw new IllegalArgumentException("retries must be >= 0, got " + retries);
         if (!(acceptance >= 0 && acceptance <= 1)) throw new IllegalArgumentException("acceptance_threshold must be in [0, 1], got " + acceptance);
         if (beamWidth < 1) throw new IllegalArgumentException("beam_width must be >= 1, got " + beamWidth);
-        if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+        if (maxTokens != null && maxTokens < 1) {
+            throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+        }
     }
 
     public ProgressiveSettings withSwitches(boolean plan, boolean rescore, boolean branches) {

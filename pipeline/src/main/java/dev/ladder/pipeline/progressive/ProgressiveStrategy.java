@@ -1,6 +1,5 @@
 package dev.ladder.pipeline.progressive;
 
-import dev.ladder.pipeline.agent.AgentWork;
 import dev.ladder.pipeline.judge.SqlJudge;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;
@@ -91,7 +90,7 @@ public final class ProgressiveStrategy implements Strategy {
         boolean accepted = r.reward() >= s.acceptance();
         if (!accepted) {
             ErrorAnalysis.Finding f = ErrorAnalysis.classify(new ErrorAnalysis.Inputs(ctx.schema(), ctx.db().dialect(),
-                    question.text(), AgentWork.intent(work), chosen.sql(), chosen.execution(), r.reasoning()));
+                    question.text(), work.intent(), chosen.sql(), chosen.execution(), r.reasoning()));
             work.stage(chosen.branch(), "error-analysis", f.category(), Map.of("category", f.category(),
                     "evidence", f.evidence()));
         }
@@ -159,6 +158,12 @@ public final class ProgressiveStrategy implements Strategy {
     @Override
     public boolean usesSeed(Settings settings) {
         return false;
+    }
+
+    /** The block's budget for the pipeline's own calls, or the reward judge's, whichever is larger. */
+    @Override
+    public int tokenBudget(Settings settings) {
+        return Math.max(settings.of(ProgressiveSettings.BLOCK).maxTokens(), SqlJudge.MAX_TOKENS);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.pipeline.kit.JoinGraph;
 import dev.ladder.pipeline.strategy.Work;
 import dev.ladder.sql.db.Execution;

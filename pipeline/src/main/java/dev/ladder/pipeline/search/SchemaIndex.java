@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.agent.Names;
 import dev.ladder.pipeline.kit.JoinGraph;
+import dev.ladder.pipeline.kit.Names;
 import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.Schema;

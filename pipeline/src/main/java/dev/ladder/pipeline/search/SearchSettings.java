@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.search;
 
+import dev.ladder.pipeline.strategy.Follows;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.List;
  * @param sketches         K: SQL candidates the one sketch call asks for (default 3)
  * @param tokensPerSketch  token budget per candidate of the JSON calls: the sketch call (and its fix) gets K times this,
  *                         so that K candidates with their entity lists fit; each repair call, one candidate, gets it
- *                         once (default 512)
+ *                         once; null (the default, {@code max_new_tokens}): the rung's
  * @param tableK           phase 1: tables recalled for each candidate (default 4)
  * @param columnK          phase 2: columns aligned within the recalled tables (default 8)
  * @param rounds           R: most repair rounds (default 3; 0 turns the loop off)
@@ -33,13 +34,14 @@ import java.util.List;
  * @param sketchRecall     phase 1 recalls, for each candidate, the schema tables nearest to the tables its sketch
  *                         predicts, then fills up with the question's (the method; off: the question's tables only)
  */
-public record SearchSettings(int sketches, int tokensPerSketch, int tableK, int columnK, int rounds, double threshold,
+public record SearchSettings(int sketches, @Follows("max_new_tokens") Integer tokensPerSketch, int tableK,
+                             int columnK, int rounds, double threshold,
                              double tableWeight, double columnWeight, double joinWeight, double warningPenalty,
                              double violationPenalty, boolean entityCheck, boolean executionCheck,
                              boolean semanticChecks, boolean sampledRecheck, boolean indexValues,
                              boolean sketchRecall) {
 
-    public static final SearchSettings DEFAULT = new SearchSettings(3, 512, 4, 8, 3, 0.75, 0.4, 0.4, 0.2, 0.05, 0.1,
+    public static final SearchSettings DEFAULT = new SearchSettings(3, null, 4, 8, 3, 0.75, 0.4, 0.4, 0.2, 0.05, 0.1,
             true, true, true, false, false, true);
 
     /** The {@code structured_search} block of experiment files; its factor says what changes what it does. */
@@ -48,7 +50,9 @@ public record SearchSettings(int sketches, int tokensPerSketch, int tableK, int 
 
     public SearchSettings {
         if (sketches < 1) throw new IllegalArgumentException("sketches must be >= 1, got " + sketches);
-        if (tokensPerSketch < 1) throw new IllegalArgumentException("tokens_per_sketch must be >= 1, got " + tokensPerSketch);
+        if (tokensPerSketch != null && tokensPerSketch < 1) {
+            throw new IllegalArgumentException("tokens_per_sketch must be >= 1, got " + tokensPerSketch);
+        }
         if (tableK < 1) throw new IllegalArgumentException("table_k must be >= 1, got " + tableK);
         if (columnK < 1) throw new IllegalArgumentException("column_k must be >= 1, got " + columnK);
         if (rounds < 0) throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
@@ -85,7 +89,7 @@ public record SearchSettings(int sketches, int tokensPerSketch, int tableK, int 
                 sampledRecheck, indexValues, sketchRecall);
     }
 
-    /** The sketch call's budget: K candidates of {@link #tokensPerSketch} each. */
+    /** The sketch call's budget: K candidates of {@link #tokensPerSketch} each (of settings the rung resolved). */
     public int sketchCallTokens() {
         return Math.multiplyExact(sketches, tokensPerSketch);
     }

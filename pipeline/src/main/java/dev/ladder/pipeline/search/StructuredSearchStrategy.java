@@ -1,7 +1,6 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.agent.AgentWork;
-import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.pipeline.kit.JoinGraph;
 import dev.ladder.pipeline.kit.SentenceEmbedder;
 import dev.ladder.pipeline.strategy.Answer;
@@ -52,7 +51,7 @@ public final class StructuredSearchStrategy implements Strategy {
         Retrieval retrieval = new Retrieval(context.schema(), index, graph, embedder, s, question.text());
         StageSteps.add(work, null, "retrieval", "tables for the question: " + String.join(", ",
                 retrieval.recalledTables()), null);
-        IntentProfile intent = s.semanticChecks() ? AgentWork.intent(work) : null;
+        IntentProfile intent = s.semanticChecks() ? work.intent() : null;
         CandidateEvaluation evaluation = new CandidateEvaluation(work, s, retrieval, graph, intent);
 
         Sketches.Result sketches = Sketches.generate(work, s);
@@ -98,6 +97,12 @@ public final class StructuredSearchStrategy implements Strategy {
     @Override
     public boolean usesSeed(Settings settings) {
         return false;
+    }
+
+    /** The sketch call's: K candidates of {@code tokens_per_sketch} (a repair call asks for one candidate's). */
+    @Override
+    public int tokenBudget(Settings settings) {
+        return settings.of(SearchSettings.BLOCK).sketchCallTokens();
     }
 
     @Override

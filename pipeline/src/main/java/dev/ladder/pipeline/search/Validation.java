@@ -1,7 +1,7 @@
 package dev.ladder.pipeline.search;
 
-import dev.ladder.pipeline.agent.Intent;
-import dev.ladder.pipeline.agent.IntentProfile;
+import dev.ladder.pipeline.kit.Intent;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.pipeline.kit.JoinGraph;
 import dev.ladder.pipeline.strategy.Work;
 import dev.ladder.sql.SqlToken;

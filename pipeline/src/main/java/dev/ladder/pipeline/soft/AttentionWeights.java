@@ -1,6 +1,6 @@
 package dev.ladder.pipeline.soft;
 
-import dev.ladder.pipeline.agent.Names;
+import dev.ladder.pipeline.kit.Names;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.Schema;
 import dev.ladder.sql.schema.Table;

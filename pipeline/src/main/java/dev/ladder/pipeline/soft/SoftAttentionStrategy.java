@@ -134,6 +134,12 @@ public final class SoftAttentionStrategy implements Strategy {
         return false;
     }
 
+    /** Every call asks for the block's budget (the rung's {@code max_new_tokens} unless the block overrides it). */
+    @Override
+    public int tokenBudget(Settings settings) {
+        return settings.of(SoftSettings.BLOCK).maxTokens();
+    }
+
     @Override
     public String toString() {
         return NAME;

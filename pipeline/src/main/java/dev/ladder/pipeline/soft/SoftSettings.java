@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.soft;
 
+import dev.ladder.pipeline.strategy.Follows;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 
 /**
@@ -14,12 +15,14 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  * @param oneShot        one exemplar of the context's rule in the prompt (default on: the method's code always shows one)
  * @param chainOfThought the prompt asks for reasoning before the SQL; the reasoning is stripped from the answer
  *                       (default off)
- * @param maxTokens      token budget of each call (default 512; reasoning needs room)
+ * @param maxTokens      token budget of each call; null (the default, {@code max_new_tokens}): the rung's (raise it
+ *                       for {@code chain_of_thought}: reasoning needs room)
  */
 public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycles, double threshold, int minRows,
-                           int maxRows, boolean oneShot, boolean chainOfThought, int maxTokens) {
+                           int maxRows, boolean oneShot, boolean chainOfThought,
+                           @Follows("max_new_tokens") Integer maxTokens) {
 
-    public static final SoftSettings DEFAULT = new SoftSettings(true, true, 3, 0.5, 1, 1000, true, false, 512);
+    public static final SoftSettings DEFAULT = new SoftSettings(true, true, 3, 0.5, 1, 1000, true, false, null);
 
     /** The {@code soft_attention} block of experiment files. */
     public static final SettingsBlock<SoftSettings> BLOCK = SettingsBlock.of("soft_attention", SoftSettings.class, DEFAULT)
@@ -30,7 +33,9 @@ public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycl
         if (!(threshold >= 0) || Double.isInfinite(threshold)) throw new IllegalArgumentException("threshold must be >= 0, got " + threshold);
         if (minRows < 0) throw new IllegalArgumentException("min_rows must be >= 0, got " + minRows);
         if (maxRows < minRows) throw new IllegalArgumentException("max_rows must be >= min_rows (" + minRows + "), got " + maxRows);
-        if (maxTokens < 1) throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+        if (maxTokens != null && maxTokens < 1) {
+            throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+        }
     }
 
     public SoftSettings withWeights(boolean inline, boolean block) {

@@ -23,6 +23,12 @@ public interface KnobSource {
 
     List<String> stringList(String key, List<String> dflt);
 
+    /** Whether the mapping sets {@code key}. */
+    boolean has(String key);
+
+    /** The value at {@code key} when it is a string, else null (absent, or a value of another kind). */
+    String text(String key);
+
     /** The exception for a problem with the value at {@code key} (thrown by the caller). */
     RuntimeException problem(String key, String problem);
 }

@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.strategy;
 
 import dev.ladder.sql.db.ExecutionLimits;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -99,10 +100,34 @@ public record Settings(int maxNewTokens, int candidates, double sampleTemperatur
         pipelines = Collections.unmodifiableMap(new LinkedHashMap<>(pipelines));
     }
 
-    /** A pipeline's knobs: the ones set here, else its block's defaults. */
+    /**
+     * A pipeline's knobs as its strategy uses them: the ones set here, else its block's defaults, with every setting
+     * the block leaves to the rung ({@link Follows}: its token budget, its temperature) set to the rung's knob.
+     */
     public <T extends Record> T of(SettingsBlock<T> block) {
+        return block.resolve(declared(block), knobs());
+    }
+
+    /** A pipeline's knobs as the files declare them: a setting left to the rung is null (see {@link #of}). */
+    public <T extends Record> T declared(SettingsBlock<T> block) {
         Record r = pipelines.get(block.key());
         return r == null ? block.defaults() : block.cast(r);
+    }
+
+    /** The shared knobs as files write them ({@link SharedKnobs#BLOCK} reads and writes them). */
+    public SharedKnobs knobs() {
+        return new SharedKnobs(maxNewTokens, candidates, sampleTemperature, tabularPrompt, gateBudget, schemaSubset,
+                projection, rerank, k, stopStrings, stopAtSemicolon, limits.timeout().toMillis() / 1000.0,
+                limits.rowCap());
+    }
+
+    /** These settings with the shared knobs replaced; the seed, the limits files do not set and the blocks kept. */
+    public Settings with(SharedKnobs s) {
+        ExecutionLimits l = limits.withTimeout(Duration.ofMillis(Math.round(s.timeoutSeconds() * 1000)))
+                .withRowCap(s.rowCap());
+        return new Settings(s.maxNewTokens(), s.candidates(), s.sampleTemperature(), seed, s.tabularPrompt(),
+                s.gateBudget(), s.schemaSubset(), s.projection(), s.rerank(), s.k(), s.stopStrings(),
+                s.stopAtSemicolon(), l, pipelines);
     }
 
     /** These settings with a pipeline's knobs replaced (its defaults are not stored, so equal settings stay equal). */

@@ -9,7 +9,9 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -21,7 +23,9 @@ import java.util.regex.Pattern;
  * whose message starts with a key ({@code "max_tokens must be >= 1, got 0"}) is reported at that key.
  *
  * <p>Components may be {@code int}, {@code long}, {@code double}, {@code boolean}, {@code String} or
- * {@code List<String>}.
+ * {@code List<String>}; an {@code Integer} or {@code Double} marked {@link Follows} is a shared knob unless the block
+ * overrides it: null (written as the knob's name, {@code max_tokens: max_new_tokens}) is the rung's value, which
+ * {@link #resolve} fills in, and a number is the block's own.
  *
  * @param <T> the settings record
  */
@@ -30,7 +34,8 @@ public final class SettingsBlock<T extends Record> {
     private static final Pattern KEY = Pattern.compile("[a-z][a-z0-9_]*");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private record Component(String key, RecordComponent component) {}
+    /** A component and its key; {@code follows}: the shared knob a null value stands for (null: it follows none). */
+    private record Component(String key, RecordComponent component, String follows) {}
 
     private final String key;
     private final Class<T> type;
@@ -54,11 +59,15 @@ public final class SettingsBlock<T extends Record> {
             String k = knob != null ? knob.value() : snakeCase(rc.getName());
             if (!KEY.matcher(k).matches()) throw new IllegalArgumentException(type.getName() + "." + rc.getName() + ": key '" + k + "' is not snake case");
             if (list.stream().anyMatch(c -> c.key().equals(k))) throw new IllegalArgumentException(type.getName() + ": key '" + k + "' twice");
-            if (!supported(rc)) {
+            Follows follows = rc.getAnnotation(Follows.class);
+            if (follows != null) {
+                checkFollower(type, rc, follows.value());
+            } else if (!supported(rc)) {
                 throw new IllegalArgumentException(type.getName() + "." + rc.getName() + ": a settings block holds int, long, "
-                        + "double, boolean, String and List<String> values, not " + rc.getGenericType().getTypeName());
+                        + "double, boolean, String and List<String> values (Integer, Double with @Follows), not "
+                        + rc.getGenericType().getTypeName());
             }
-            list.add(new Component(k, rc));
+            list.add(new Component(k, rc, follows == null ? null : follows.value()));
             types.add(rc.getType());
         }
         this.components = List.copyOf(list);
@@ -111,7 +120,8 @@ public final class SettingsBlock<T extends Record> {
         List<String> parts = new ArrayList<>();
         for (Component c : components) {
             Object v = get(c, value);
-            String text = v instanceof Boolean b ? (b ? "on" : "off")
+            String text = v == null && c.follows() != null ? c.follows()
+                    : v instanceof Boolean b ? (b ? "on" : "off")
                     : v instanceof Double d ? plain(d).toPlainString()
                     : v instanceof List<?> l ? String.join("|", l.stream().map(String::valueOf).toList())
                     : String.valueOf(v);
@@ -136,17 +146,23 @@ public final class SettingsBlock<T extends Record> {
             Component c = components.get(i);
             Object was = get(c, base);
             Class<?> t = c.component().getType();
-            if (t == int.class) args[i] = in.integer(c.key(), (Integer) was, Integer.MIN_VALUE);
+            if (c.follows() != null) args[i] = readFollower(in, c, was);
+            else if (t == int.class) args[i] = in.integer(c.key(), (Integer) was, Integer.MIN_VALUE);
             else if (t == long.class) args[i] = in.longValue(c.key(), (Long) was);
             else if (t == double.class) args[i] = in.number(c.key(), (Double) was);
             else if (t == boolean.class) args[i] = in.bool(c.key(), (Boolean) was);
             else if (t == String.class) args[i] = in.string(c.key(), (String) was);
             else args[i] = in.stringList(c.key(), castList(was));
         }
+        return construct(args, in);
+    }
+
+    /** The record of these values; a refusal is reported at its key through {@code in} (none: thrown as it is). */
+    private T construct(Object[] args, KnobSource in) {
         try {
             return constructor.newInstance(args);
         } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof IllegalArgumentException refused) {
+            if (in != null && e.getCause() instanceof IllegalArgumentException refused) {
                 String m = String.valueOf(refused.getMessage());
                 for (Component c : components) {
                     if (m.startsWith(c.key() + " ")) throw in.problem(c.key(), m.substring(c.key().length() + 1));
@@ -159,12 +175,51 @@ public final class SettingsBlock<T extends Record> {
         }
     }
 
-    /** Every key with its value, in component order (numbers as plain decimals, so they read back the same). */
+    /** A follower's value: absent, as in the base; the knob's name, the rung's (null); else a number of its own. */
+    private static Object readFollower(KnobSource in, Component c, Object was) {
+        String text = in.text(c.key());
+        if (text != null) {
+            if (text.equals(c.follows())) return null;
+            throw in.problem(c.key(), "expected a number, or " + c.follows() + " for the rung's, got '" + text + "'");
+        }
+        if (c.component().getType() == Integer.class) return in.integer(c.key(), (Integer) was, Integer.MIN_VALUE);
+        if (!in.has(c.key())) return was;
+        return in.number(c.key(), 0);
+    }
+
+    /**
+     * {@code value} as a strategy sees it: each {@link Follows} component the block leaves to the rung (null) set to
+     * the rung's value of its knob in {@code shared}.
+     */
+    public T resolve(T value, SharedKnobs shared) {
+        if (components.stream().allMatch(c -> c.follows() == null || get(c, value) != null)) return value;
+        Map<String, Object> knobs = SharedKnobs.BLOCK.values(shared);
+        Object[] args = new Object[components.size()];
+        for (int i = 0; i < args.length; i++) {
+            Component c = components.get(i);
+            Object v = get(c, value);
+            args[i] = v == null && c.follows() != null ? knobs.get(c.follows()) : v;
+        }
+        return construct(args, null);
+    }
+
+    /** Every key with its value as the record holds it (a follower left to the rung: null), in component order. */
+    public Map<String, Object> values(T value) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Component c : components) out.put(c.key(), get(c, value));
+        return out;
+    }
+
+    /**
+     * Every key with its value, in component order (numbers as plain decimals, so they read back the same; a follower
+     * left to the rung as the name of its knob).
+     */
     public ObjectNode write(T value) {
         ObjectNode out = NODES.objectNode();
         for (Component c : components) {
             Object v = get(c, value);
-            if (v instanceof Integer n) out.put(c.key(), n);
+            if (v == null && c.follows() != null) out.put(c.key(), c.follows());
+            else if (v instanceof Integer n) out.put(c.key(), n);
             else if (v instanceof Long n) out.put(c.key(), n);
             else if (v instanceof Double d) out.put(c.key(), plain(d));
             else if (v instanceof Boolean b) out.put(c.key(), b);
@@ -193,6 +248,22 @@ public final class SettingsBlock<T extends Record> {
     @SuppressWarnings("unchecked")
     private static List<String> castList(Object o) {
         return (List<String>) o;
+    }
+
+    /** A follower is an Integer following an int knob or a Double following a double knob of {@link SharedKnobs}. */
+    private static void checkFollower(Class<?> type, RecordComponent rc, String knob) {
+        Class<?> wanted = null;
+        for (RecordComponent shared : SharedKnobs.class.getRecordComponents()) {
+            Knob named = shared.getAnnotation(Knob.class);
+            if ((named != null ? named.value() : snakeCase(shared.getName())).equals(knob)) {
+                wanted = shared.getType() == int.class ? Integer.class
+                        : shared.getType() == double.class ? Double.class : null;
+            }
+        }
+        if (wanted == null || rc.getType() != wanted) {
+            throw new IllegalArgumentException(type.getName() + "." + rc.getName() + ": @Follows(\"" + knob + "\") needs "
+                    + "an int or double shared knob of that name and an Integer or Double component to match");
+        }
     }
 
     private static boolean supported(RecordComponent rc) {

@@ -20,4 +20,12 @@ public interface Strategy {
     default boolean usesSeed(Settings settings) {
         return false;
     }
+
+    /**
+     * The largest token budget any call of this strategy may request under these settings: the memory plan checks a
+     * model against it before loading. {@link Settings#maxNewTokens} unless the strategy's calls carry their own.
+     */
+    default int tokenBudget(Settings settings) {
+        return settings.maxNewTokens();
+    }
 }

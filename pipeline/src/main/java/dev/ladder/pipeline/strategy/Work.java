@@ -7,6 +7,8 @@ import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.Sampling;
+import dev.ladder.pipeline.kit.IntentClassifier;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.QueryResult;
 import dev.ladder.sql.post.SqlPostProcessor;
@@ -21,8 +23,8 @@ import java.util.Set;
 /**
  * One question being answered: the trace under construction, the executions so far (by SQL text, so the same text is
  * never run twice for a question) and the steps every strategy is made of (calls, clean-up, guarded execution, named
- * stages, the answer). Not shared between questions or threads. The ladder's own steps (forms, clamps, projection,
- * scores) are its package's ({@code dev.ladder.pipeline.agent.AgentWork}).
+ * stages, the question's intent profile, the answer). Not shared between questions or threads. The ladder's own steps
+ * (forms, clamps, projection, scores) are its package's ({@code AgentWork} in the ladder's package).
  */
 public final class Work {
 
@@ -210,5 +212,14 @@ public final class Work {
         return new Answer(sql, trace.build(sql, chosen, decision));
     }
 
-
+    /**
+     * The question's intent profile over the context's schema, traced: the kit's classifier, which the ladder's
+     * clamps, the structured search's checks and progressive's error analysis all read.
+     */
+    public IntentProfile intent() {
+        IntentProfile p = IntentClassifier.classify(question.text(), ctx.schema());
+        trace.add(new TraceStep.Intent(null, p.intent().name(), p.wantsOrder(), p.wantsLimit(), p.limitN(),
+                p.wantsDistinct(), p.wantsGrouping(), p.namedFields()));
+        return p;
+    }
 }

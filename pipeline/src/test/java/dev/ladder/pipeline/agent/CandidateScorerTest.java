@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ladder.pipeline.agent.CandidateScorer.CandidateScore;
+import dev.ladder.pipeline.kit.Intent;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.ExecutionError;
 import dev.ladder.sql.db.QueryResult;

@@ -3,6 +3,9 @@ package dev.ladder.pipeline.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.ladder.pipeline.kit.Intent;
+import dev.ladder.pipeline.kit.IntentClassifier;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.Dialect;
 import java.util.List;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;

@@ -1,10 +1,13 @@
 package dev.ladder.pipeline.agent;
 
-import static dev.ladder.pipeline.agent.IntentClassifierTest.SCHOOL;
-import static dev.ladder.pipeline.agent.IntentClassifierTest.SHOP;
+import static dev.ladder.pipeline.kit.IntentClassifierTest.SCHOOL;
+import static dev.ladder.pipeline.kit.IntentClassifierTest.SHOP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.ladder.pipeline.kit.Intent;
+import dev.ladder.pipeline.kit.IntentClassifier;
+import dev.ladder.pipeline.kit.IntentProfile;
 import dev.ladder.sql.schema.Schema;
 import java.util.List;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.inference.GenerationRequest;
+import dev.ladder.pipeline.kit.Intent;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.prompt.FixedExemplars;

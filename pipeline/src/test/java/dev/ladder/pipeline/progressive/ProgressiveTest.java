@@ -2,8 +2,8 @@ package dev.ladder.pipeline.progressive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.agent.IntentClassifier;
 import dev.ladder.pipeline.judge.SqlJudge;
+import dev.ladder.pipeline.kit.IntentClassifier;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Question;

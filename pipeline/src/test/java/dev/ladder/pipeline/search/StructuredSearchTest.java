@@ -75,8 +75,9 @@ class StructuredSearchTest {
         assertThat(a.trace().decision()).contains("early stop");
         assertThat(model.requests()).hasSize(1);
         assertThat(model.requests().get(0).stopStrings()).isEmpty();
-        // the sketch call's budget is sized to K candidates
-        assertThat(model.requests().get(0).maxNewTokens()).isEqualTo(3 * SearchSettings.DEFAULT.tokensPerSketch());
+        // the sketch call's budget is sized to K candidates of the rung's max_new_tokens
+        assertThat(model.requests().get(0).maxNewTokens())
+                .isEqualTo(3 * ANY_VALID.of(SearchSettings.BLOCK).tokensPerSketch());
         assertThat(stages(a, "evidence")).containsExactly("sketch-1", "sketch-2");
         assertThat(stages(a, "validate-L0")).containsExactly("sketch-1", "sketch-2");
         assertThat(stages(a, "validate-L1")).containsExactly("sketch-1", "sketch-2");
@@ -284,7 +285,8 @@ class StructuredSearchTest {
                 .when(REPAIR_CUE, repair(GOOD));
         ask(model, ANY_VALID.with(SearchSettings.BLOCK, SearchSettings.DEFAULT.withThreshold(0).withSketches(5)));
         assertThat(model.requests()).extracting(r -> r.maxNewTokens())
-                .containsExactly(5 * SearchSettings.DEFAULT.tokensPerSketch(), SearchSettings.DEFAULT.tokensPerSketch());
+                .containsExactly(5 * ANY_VALID.of(SearchSettings.BLOCK).tokensPerSketch(),
+                        ANY_VALID.of(SearchSettings.BLOCK).tokensPerSketch());
     }
 
     @Test

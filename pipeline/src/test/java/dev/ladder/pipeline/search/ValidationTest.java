@@ -2,7 +2,7 @@ package dev.ladder.pipeline.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.pipeline.agent.IntentClassifier;
+import dev.ladder.pipeline.kit.IntentClassifier;
 import dev.ladder.pipeline.kit.JoinGraph;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.pipeline.strategy.Question;

@@ -48,6 +48,16 @@ class SettingsBlockTest {
         }
 
         @Override
+        public boolean has(String key) {
+            return values.containsKey(key);
+        }
+
+        @Override
+        public String text(String key) {
+            return values.get(key) instanceof String s ? s : null;
+        }
+
+        @Override
         public RuntimeException problem(String key, String problem) {
             return new IllegalStateException(key + ": " + problem);
         }
@@ -113,9 +123,78 @@ class SettingsBlockTest {
     void settingsHoldOnlyWhatDiffersFromABlocksDefaults() {
         Settings changed = Settings.DEFAULT.with(GsrSettings.BLOCK, GsrSettings.DEFAULT.withTemperature(0.4));
         assertThat(changed.of(GsrSettings.BLOCK).temperature()).isEqualTo(0.4);
-        assertThat(changed.of(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT);
+        assertThat(changed.declared(SoftSettings.BLOCK)).isEqualTo(SoftSettings.DEFAULT);
         assertThat(changed.with(GsrSettings.BLOCK, GsrSettings.DEFAULT)).isEqualTo(Settings.DEFAULT);
         assertThat(changed.withSeed(5).of(GsrSettings.BLOCK)).isEqualTo(changed.of(GsrSettings.BLOCK));
+    }
+
+    /** A block with a budget and a temperature that are the rung's unless set. */
+    public record Budgeted(int rounds, @Follows("max_new_tokens") Integer maxTokens,
+                           @Follows("sample_temperature") Double temperature) {
+        public Budgeted {
+            if (maxTokens != null && maxTokens < 1) {
+                throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
+            }
+        }
+    }
+
+    private static final SettingsBlock<Budgeted> BUDGETED = SettingsBlock.of("budgeted", Budgeted.class,
+            new Budgeted(1, null, 0.0));
+
+    @Test
+    void aFollowerIsTheRungsKnobUntilTheBlockSetsANumber() {
+        Budgeted declared = BUDGETED.defaults();
+        assertThat(BUDGETED.write(declared).toString())
+                .isEqualTo("{\"rounds\":1,\"max_tokens\":\"max_new_tokens\",\"temperature\":0}");
+        assertThat(BUDGETED.factorLine(declared)).isEqualTo("rounds=1 max_tokens=max_new_tokens temperature=0");
+        Settings rung = Settings.DEFAULT.withMaxNewTokens(99).withSampling(0.6, 0).with(BUDGETED, declared);
+        assertThat(rung.of(BUDGETED)).isEqualTo(new Budgeted(1, 99, 0.0));
+        assertThat(rung.declared(BUDGETED)).isEqualTo(declared);
+
+        Budgeted set = BUDGETED.read(new MapSource(Map.of("max_tokens", 300, "temperature", "sample_temperature")),
+                declared);
+        assertThat(set).isEqualTo(new Budgeted(1, 300, null));
+        assertThat(Settings.DEFAULT.withSampling(0.6, 0).with(BUDGETED, set).of(BUDGETED))
+                .isEqualTo(new Budgeted(1, 300, 0.6));
+        assertThat(BUDGETED.read(new MapSource(Map.of("max_tokens", "max_new_tokens")), set).maxTokens()).isNull();
+        assertThat(BUDGETED.read(new MapSource(Map.of()), set)).isEqualTo(set);
+        assertThat(BUDGETED.read(new MapSource(Map.of("temperature", 0.2)), set).temperature()).isEqualTo(0.2);
+
+        assertThatThrownBy(() -> BUDGETED.read(new MapSource(Map.of("max_tokens", "lots")), declared))
+                .hasMessage("max_tokens: expected a number, or max_new_tokens for the rung's, got 'lots'");
+        assertThatThrownBy(() -> BUDGETED.read(new MapSource(Map.of("max_tokens", 0)), declared))
+                .hasMessage("max_tokens: must be >= 1, got 0");
+    }
+
+    @Test
+    void aFollowerMustMatchASharedKnob() {
+        record WrongKnob(@Follows("max_tokens_per_call") Integer budget) {}
+        record WrongType(@Follows("max_new_tokens") Double budget) {}
+        record NotMarked(Integer budget) {}
+        assertThatThrownBy(() -> SettingsBlock.of("w", WrongKnob.class, new WrongKnob(null)))
+                .hasMessageContaining("@Follows(\"max_tokens_per_call\") needs an int or double shared knob");
+        assertThatThrownBy(() -> SettingsBlock.of("w", WrongType.class, new WrongType(null)))
+                .hasMessageContaining("an Integer or Double component to match");
+        assertThatThrownBy(() -> SettingsBlock.of("w", NotMarked.class, new NotMarked(null)))
+                .hasMessageContaining("(Integer, Double with @Follows)");
+    }
+
+    @Test
+    void theSharedKnobsAreBoundLikeABlock() {
+        assertThat(SharedKnobs.BLOCK.keys()).containsExactly("max_new_tokens", "candidates", "sample_temperature",
+                "tabular_prompt", "gate_budget", "schema_subset", "projection", "rerank", "agent_k", "stop_strings",
+                "stop_at_semicolon", "timeout_seconds", "row_cap");
+        SharedKnobs read = SharedKnobs.BLOCK.read(new MapSource(Map.of("max_new_tokens", 64, "timeout_seconds", 2.5,
+                "agent_k", 1)), Settings.DEFAULT.knobs());
+        Settings s = Settings.DEFAULT.withSeed(7).with(read);
+        assertThat(s.maxNewTokens()).isEqualTo(64);
+        assertThat(s.k()).isEqualTo(1);
+        assertThat(s.limits().timeout().toMillis()).isEqualTo(2500);
+        assertThat(s.seed()).isEqualTo(7);
+        assertThat(s.knobs()).isEqualTo(read);
+        assertThatThrownBy(() -> SharedKnobs.BLOCK.read(new MapSource(Map.of("sample_temperature", 0.0)),
+                Settings.DEFAULT.knobs()))
+                .hasMessage("sample_temperature: must be > 0, got 0.0 (set candidates: 0 to turn sampling off)");
     }
 
     @Test

@@ -1,6 +1,6 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
-import dev.ladder.pipeline.agent.QuestionText.Token;
+import dev.ladder.pipeline.kit.QuestionText.Token;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The agent's word knowledge as code outside this package reads it (the leak check, docs/agent.md "Generality and
+ * The intent rules' word knowledge as code outside this package reads it (the leak check, docs/agent.md "Generality and
  * leak check"): the word lists of {@code intent-lexicon.txt}, and the words of a text as the intent rules see them.
  */
-public final class AgentWords {
+public final class QuestionWords {
 
     /**
      * One word of a text.
@@ -21,7 +21,7 @@ public final class AgentWords {
      */
     public record Word(String lower, String norm) {}
 
-    private AgentWords() {}
+    private QuestionWords() {}
 
     /** The class-path resource the intent rules read their word lists from. */
     public static String lexiconResource() {

@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,16 +7,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** A question split into words, numbers, quoted values and punctuation, with lower-case and singular forms. */
-final class QuestionText {
+public final class QuestionText {
 
-    enum Kind { WORD, NUMBER, VALUE, POSSESSIVE, PUNCT }
+    public enum Kind { WORD, NUMBER, VALUE, POSSESSIVE, PUNCT }
 
     /**
      * @param text  as written
      * @param lower lower case
      * @param norm  lower case and singular ({@link Names#singular}); numbers without thousands separators
      */
-    record Token(Kind kind, String text, String lower, String norm) {
+    public record Token(Kind kind, String text, String lower, String norm) {
         boolean isWord() {
             return kind == Kind.WORD;
         }
@@ -50,7 +50,7 @@ final class QuestionText {
         this.tokens = List.copyOf(tokens);
     }
 
-    static QuestionText of(String question) {
+    public static QuestionText of(String question) {
         String text = question.replaceAll("(?i)\\be-mail", "email");
         List<Token> out = new ArrayList<>();
         Matcher m = TOKEN.matcher(text);
@@ -72,7 +72,7 @@ final class QuestionText {
         return new QuestionText(out);
     }
 
-    List<Token> tokens() {
+    public List<Token> tokens() {
         return tokens;
     }
 

@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -15,9 +15,9 @@ import java.util.Map;
 import java.util.Set;
 
 /** The word lists of {@code intent-lexicon.txt}: cue words are data, the rules around them are code. */
-final class Lexicon {
+public final class Lexicon {
 
-    static final String RESOURCE = "dev/ladder/pipeline/agent/intent-lexicon.txt";
+    static final String RESOURCE = "dev/ladder/pipeline/kit/intent-lexicon.txt";
     private static final Lexicon INSTANCE = load();
 
     private final Map<String, Set<String>> lists;
@@ -28,28 +28,28 @@ final class Lexicon {
         this.numberWords = List.copyOf(list("number"));
     }
 
-    static Lexicon get() {
+    public static Lexicon get() {
         return INSTANCE;
     }
 
     /** The named list; a missing name is a programming error, so it fails loudly. */
-    Set<String> list(String name) {
+    public Set<String> list(String name) {
         Set<String> words = lists.get(name);
         if (words == null) throw new IllegalArgumentException("no word list '" + name + "' in " + RESOURCE);
         return words;
     }
 
-    boolean in(String name, String word) {
+    public boolean in(String name, String word) {
         return list(name).contains(word);
     }
 
     /** 1..20 for "one".."twenty", else null. */
-    Integer numberWord(String word) {
+    public Integer numberWord(String word) {
         int i = numberWords.indexOf(word);
         return i < 0 ? null : i + 1;
     }
 
-    /** The lists by name, for {@link AgentWords}. */
+    /** The lists by name, for {@link QuestionWords}. */
     Map<String, Set<String>> lists() {
         return lists;
     }

@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
 import dev.ladder.sql.read.Query;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class IntentClassifierTest {
+public class IntentClassifierTest {
 
     /** A ClassicModels-like schema, built by hand (no database needed). */
-    static final Schema SHOP = new Schema("classicmodels", List.of(
+    public static final Schema SHOP = new Schema("classicmodels", List.of(
             table("customers", "customerNumber", "customerNumber customerName contactLastName contactFirstName phone "
                     + "addressLine1 addressLine2 city state postalCode country salesRepEmployeeNumber creditLimit"),
             table("employees", "employeeNumber", "employeeNumber lastName firstName extension email officeCode reportsTo jobTitle"),
@@ -31,7 +31,7 @@ class IntentClassifierTest {
             List.of(new ForeignKey("orders", List.of("customerNumber"), "customers", List.of("customerNumber"))));
 
     /** A second, snake_case schema from another domain. */
-    static final Schema SCHOOL = new Schema("school", List.of(
+    public static final Schema SCHOOL = new Schema("school", List.of(
             table("students", "student_id", "student_id first_name last_name major gpa enrollment_year"),
             table("courses", "course_id", "course_id title department credits"),
             table("enrollments", "student_id course_id", "student_id course_id grade semester"),

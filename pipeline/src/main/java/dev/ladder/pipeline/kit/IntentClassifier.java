@@ -1,7 +1,7 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
-import dev.ladder.pipeline.agent.QuestionText.Kind;
-import dev.ladder.pipeline.agent.QuestionText.Token;
+import dev.ladder.pipeline.kit.QuestionText.Kind;
+import dev.ladder.pipeline.kit.QuestionText.Token;
 import dev.ladder.sql.schema.Column;
 import dev.ladder.sql.schema.Schema;
 import dev.ladder.sql.schema.Table;

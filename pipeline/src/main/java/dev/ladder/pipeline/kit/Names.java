@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The one normalisation of words the agent compares: identifier parts and question words are split, lower-cased and
+ * The one normalisation of words the pipelines compare: identifier parts and question words are split, lower-cased and
  * folded by the same rules ({@link #parts}, {@link #singular}, {@link #stem}), so the two sides always agree.
  */
 public final class Names {
@@ -56,7 +56,7 @@ public final class Names {
     }
 
     /** The lower-case, singular words of an identifier: {@code creditLimit} -> [credit, limit]. */
-    static List<String> identifierWords(String identifier) {
+    public static List<String> identifierWords(String identifier) {
         return parts(identifier).stream().map(Names::singular).toList();
     }
 

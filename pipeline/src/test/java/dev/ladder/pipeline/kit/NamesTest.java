@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

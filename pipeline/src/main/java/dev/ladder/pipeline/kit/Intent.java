@@ -1,4 +1,4 @@
-package dev.ladder.pipeline.agent;
+package dev.ladder.pipeline.kit;
 
 /** What kind of answer a question asks for; decides which SQL structure a candidate may have. */
 public enum Intent {

@@ -2,6 +2,7 @@ package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.pipeline.agent.LadderPipeline;
+import dev.ladder.inference.engine.Engines;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.sql.db.SqlMode;
@@ -190,7 +191,7 @@ public record Experiment(String name, String benchmark, String split, String dat
     }
 
     /** Engines an in-process model may be switched to ({@code ladder run --engine}). */
-    public static final List<String> LOCAL_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.AUTO);
+    public static final List<String> LOCAL_ENGINES = Engines.registry().inProcessNames();
 
     /**
      * Every in-process model's engine replaced ({@code ladder run --engine}): the same ladder on the onnx engine, say,

@@ -14,6 +14,7 @@ import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.testsuite.ScoringSetup;
 import dev.ladder.pipeline.oracle.OracleKey;
+import dev.ladder.pipeline.oracle.OracleScope;
 import dev.ladder.pipeline.strategy.RunCaches;
 import dev.ladder.pipeline.strategy.Strategies;
 import dev.ladder.pipeline.strategy.Strategy;
@@ -191,7 +192,7 @@ public final class ExperimentRunner {
                 }
             }
             ErrorTaxonomy taxonomy = new ErrorTaxonomy(db.schema());
-            models.knowOracle(oracleKey(items, scoring), db);
+            OracleScope oracle = new OracleScope(oracleKey(items, scoring), db);
             cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
             RunDirectory dir = RunDirectory.create(directory);
             try (ResultsStore store = dir.openResults()) {
@@ -268,7 +269,7 @@ public final class ExperimentRunner {
                         return true;
                     });
                     if (!todo.isEmpty()) {
-                        try (CallCounter model = new CallCounter(models.load(modelKey, cache, dir))) {
+                        try (CallCounter model = new CallCounter(models.load(modelKey, cache, dir, oracle))) {
                             for (Map.Entry<Cell, List<Integer>> e : todo.entrySet()) {
                                 Cell cell = e.getKey();
                                 Strategy strategy = Strategies.byName(cell.strategy());
@@ -287,7 +288,7 @@ public final class ExperimentRunner {
                 if (judgeId != null) {
                     GenerationCache judgeCache = cache;
                     new JudgePass(options.log(), experiment.settings().limits()).judge(store, db, judgeId,
-                            models.has(judgeId) ? () -> models.load(judgeId, judgeCache, dir) : null);
+                            models.has(judgeId) ? () -> models.load(judgeId, judgeCache, dir, oracle) : null);
                 }
                 dir.writePredictions(store, RunDirectory.dbIds(benchmark, items));
                 dir.writeTraces(store);

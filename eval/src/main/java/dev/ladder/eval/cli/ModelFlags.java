@@ -47,7 +47,8 @@ final class ModelFlags {
     String device;
     @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|djl|onnx|openai",
             description = "The engine (default ${DEFAULT-VALUE}: openai with --server; onnx for a folder holding an ONNX"
-                    + " export, on the CPU, with no --adapter or --dtype; else djl).")
+                    + " export, on the CPU, with no --adapter or --dtype; else djl), or any other registered engine"
+                    + " (docs/extending.md).")
     String engine;
     @Option(names = "--server", paramLabel = "URL",
             description = "engine openai: the server's API root (e.g. http://127.0.0.1:8000/v1); --model is then the name it"

@@ -2,6 +2,7 @@ package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.pipeline.agent.LadderPipeline;
+import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.Engines;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Settings;
@@ -202,7 +203,9 @@ public record Experiment(String name, String benchmark, String split, String dat
             throw new ExperimentException("engine override", "models.*.engine", "unknown engine '" + engine + "' for --engine; use "
                     + String.join(", ", LOCAL_ENGINES));
         }
-        return withLocalModels("--engine", m -> m.oracle() ? m : m.withEngine(engine));
+        // the engine says whether it runs a model here: the oracle and a served model do not, and stay
+        return withLocalModels("--engine", m -> Engines.registry().find(m.engine()).map(Engine::inProcess).orElse(false)
+                ? m.withEngine(engine) : m);
     }
 
     /** Every model's device replaced ({@code ladder run --device}). */

@@ -86,7 +86,7 @@ final class ModelFlags {
         List<String> names = engines.commandLineNames();
         Engine named = engines.find(e).filter(Engine::onCommandLine).orElseThrow(() -> new UserError(
                 "--engine must be one of " + String.join(", ", names) + ", got '" + engine + "'"));
-        Engine concrete = named.concrete(fields(named), context(null, null));
+        Engine concrete = named.concrete(fields(named), EngineContext.of(null, null, STORE));
         if (takesServer(concrete)) {
             if (server == null) {
                 throw new UserError("--engine " + concrete.name() + " needs --server URL, the server's API root (e.g."
@@ -130,9 +130,11 @@ final class ModelFlags {
      * the workload, and the server of {@code --server}.
      */
     EngineContext context(ModelLoader.Workload workload, PrintWriter log) {
-        FolderEngine.Locator store = (pathOrId, l) -> ModelCommand.resolve(pathOrId);
-        return EngineContext.of(null, log, store, workload, server == null ? null : serverSpec());
+        return EngineContext.of(null, log, STORE, workload, server == null ? null : serverSpec());
     }
+
+    /** How a command finds a model folder: in the store, never pulling (ladder model pull does). */
+    private static final FolderEngine.Locator STORE = (pathOrId, log) -> ModelCommand.resolve(pathOrId);
 
     /** The server of {@code --server} and {@code --server-key-env}, their values checked. */
     private ServerSpec serverSpec() {

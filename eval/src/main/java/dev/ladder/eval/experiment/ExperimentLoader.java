@@ -241,6 +241,7 @@ public final class ExperimentLoader {
             Engine engine = Engines.registry().byName(m.choice("engine", ModelSpec.DEFAULT_ENGINE, KNOWN_ENGINES, "engine"));
             ModelFields view = modelFields(m, all.field(id), engine.name());
             List<String> takes = engine.fields();
+            // the fields an engine takes say what kind of model it is: served (a server's), named (no path), in a folder
             if (takes.contains("base_url")) {
                 engine.check(view);
                 models.put(id, servedModel(m, engine));
@@ -253,23 +254,28 @@ public final class ExperimentLoader {
                         ModelSpec.DEFAULT_DEVICE, ModelSpec.DEFAULT_MERGE_BASE, null, ownFields(m, engine)));
                 continue;
             }
-            allowOnly(m, engine);
-            String p = m.requiredString("path", "give a model directory or a hub id owner/name");
-            String problem = modelPathProblem(p);
-            if (problem != null) throw m.error(m.field("path"), problem);
-            String adapter = m.string("adapter", null);
-            if (adapter != null) path(m, m.field("adapter"), adapter);
-            String dtype = m.choice("dtype", ModelSpec.DEFAULT_DTYPE, KNOWN_DTYPES, "dtype");
-            String device = m.string("device", ModelSpec.DEFAULT_DEVICE);
-            String deviceProblem = deviceProblem(device);
-            if (deviceProblem != null) throw m.error(m.field("device"), deviceProblem);
-            String mergeBase = m.choice("merge_base", ModelSpec.DEFAULT_MERGE_BASE, KNOWN_MERGE_BASES, "merge base");
-            // what the engine refuses (onnx: an adapter, a dtype), each rule written once, in its engine's package
-            engine.check(view);
-            models.put(id, new ModelSpec(p, adapter, engine.name(), dtype, device, mergeBase, null, ownFields(m, engine)));
+            models.put(id, folderModel(m, engine, view));
         }
         if (models.isEmpty()) throw root.error("models", "is empty; define at least one model");
         return models;
+    }
+
+    /** A model in a folder (a directory or a hub id): its fields read and checked, then what its engine refuses. */
+    private static ModelSpec folderModel(Fields m, Engine engine, ModelFields view) {
+        allowOnly(m, engine);
+        String p = m.requiredString("path", "give a model directory or a hub id owner/name");
+        String problem = modelPathProblem(p);
+        if (problem != null) throw m.error(m.field("path"), problem);
+        String adapter = m.string("adapter", null);
+        if (adapter != null) path(m, m.field("adapter"), adapter);
+        String dtype = m.choice("dtype", ModelSpec.DEFAULT_DTYPE, KNOWN_DTYPES, "dtype");
+        String device = m.string("device", ModelSpec.DEFAULT_DEVICE);
+        String deviceProblem = deviceProblem(device);
+        if (deviceProblem != null) throw m.error(m.field("device"), deviceProblem);
+        String mergeBase = m.choice("merge_base", ModelSpec.DEFAULT_MERGE_BASE, KNOWN_MERGE_BASES, "merge base");
+        // what the engine refuses (onnx: an adapter, a dtype), each rule written once, in its engine's package
+        engine.check(view);
+        return new ModelSpec(p, adapter, engine.name(), dtype, device, mergeBase, null, ownFields(m, engine));
     }
 
     /**

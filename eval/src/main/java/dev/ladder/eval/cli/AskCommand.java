@@ -12,12 +12,15 @@ import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.Scoring;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.engine.Engine;
+import dev.ladder.inference.engine.EngineContext;
+import dev.ladder.inference.engine.Engines;
+import dev.ladder.inference.engine.ModelFields;
+import dev.ladder.pipeline.oracle.engine.OracleEngine;
 import dev.ladder.pipeline.oracle.OracleKey;
-import dev.ladder.pipeline.oracle.OracleModel;
-import dev.ladder.pipeline.oracle.OracleNoise;
+import dev.ladder.pipeline.oracle.OracleScope;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.strategy.Answer;
-import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Question;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.Strategies;
@@ -128,13 +131,14 @@ final class AskCommand implements Callable<Integer> {
                 || modelFlags.model.startsWith(ModelSpec.ORACLE + ":"))) {
             return askOracle(rung, settings, rule);
         }
+        Engine engine = modelFlags.engine();
         ModelLoader.Workload workload = ModelLoader.Workload.of(List.of(strategy), settings.candidates(),
                 settings.tabularPrompt(), rung.tokenBudget(settings));
         try (Database db = options.open(database)) {
             ExemplarSelector exemplars = exemplars(rule);
             Answer answer;
             // stderr carries only the outcome line here: no loading messages
-            try (LanguageModel lm = modelFlags.open(workload, null)) {
+            try (LanguageModel lm = modelFlags.open(engine, workload, null)) {
                 answer = modelFlags.call(() -> rung.answer(new Question("ask", question, hint),
                         StrategyContext.of(lm, db, exemplars, settings)));
             }
@@ -148,16 +152,13 @@ final class AskCommand implements Callable<Integer> {
      * is (the benchmark's own questions only); its judge is the database's EX against that gold.
      */
     private int askOracle(Strategy rung, Settings settings, String rule) {
-        OracleNoise noise;
-        try {
-            noise = OracleNoise.parse(modelFlags.model.substring(ModelSpec.ORACLE.length()).replaceFirst("^:", ""));
-        } catch (IllegalArgumentException e) {
-            throw new UserError("--model: " + e.getMessage());
-        }
-        if (modelFlags.adapter != null) throw new UserError("--adapter: the oracle engine takes no adapter");
+        Engine oracle = Engines.registry().byName(OracleEngine.NAME);
+        ModelFields fields = modelFlags.fields(oracle);
+        oracle.check(fields);
         if (modelFlags.server != null || !modelFlags.engine.strip().equalsIgnoreCase("auto")) {
             throw new UserError("--model oracle is the oracle engine: it takes no --engine or --server");
         }
+        oracle.label(fields);   // its noise, checked before the benchmark is read
         String name = benchmark != null ? benchmark
                 : database.strip().equalsIgnoreCase(ClassicModels.NAME) ? ClassicModels.NAME : null;
         if (name == null) {
@@ -175,10 +176,8 @@ final class AskCommand implements Callable<Integer> {
                     new ExactMatch(db.schema(), false));
             OracleKey key = ExperimentRunner.oracleKey(List.of(item), scoring);
             PrintWriter err = spec.commandLine().getErr();
-            err.println("model: " + OracleModel.DISCLAIMER + " (noise " + noise.label() + ")");
             Answer answer;
-            try (LanguageModel lm = new OracleModel(noise, key, db.schema(), db.dialect(),
-                    Pipelines.registry().oracleTeachers())) {
+            try (LanguageModel lm = oracle.load(fields, null, EngineContext.of(null, err, new OracleScope(key, db))).model()) {
                 answer = rung.answer(new Question(item.id(), item.question(), hint), StrategyContext.of(lm, db, exemplars, settings));
             }
             return report(answer, db, settings.limits(), rows, traceMode.text, traceMode.json,

@@ -11,6 +11,8 @@ import dev.ladder.eval.check.GateCheck;
 import dev.ladder.eval.check.GoldCheck;
 import dev.ladder.eval.check.LeakCheck;
 import dev.ladder.eval.check.ReaderVerdicts;
+import dev.ladder.eval.engine.djl.DjlEngine;
+import dev.ladder.eval.engine.onnx.OnnxEngine;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.EngineBenchmark;
 import dev.ladder.inference.device.Placement;
@@ -210,10 +212,10 @@ final class BenchCommand extends GroupCommand {
             if (newTokens < 2) throw new UserError("--new-tokens must be >= 2, got " + newTokens);
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             if (t < 1) throw new UserError("--threads must be >= 1, got " + t);
-            if (!List.of("djl", "onnx", "both").contains(engine)) {
+            if (!List.of(DjlEngine.NAME, OnnxEngine.NAME, "both").contains(engine)) {
                 throw new UserError("--engine must be djl, onnx or both, got '" + engine + "'");
             }
-            if (!engine.equals("djl")) return engines(t);
+            if (!engine.equals(DjlEngine.NAME)) return engines(t);
             var where = DeviceOptions.parse(device);
             Path dir = ModelCommand.resolve(model);
             LlamaModel.Options precision = ModelLoader.engineOptions(dtype);
@@ -252,14 +254,14 @@ final class BenchCommand extends GroupCommand {
                     Path dir = ModelCommand.resolve(model);
                     try (var djl = DjlLanguageModel.load(dir, DeviceOptions.resolve(DeviceOptions.parse(device)),
                             DjlLanguageModel.Options.DEFAULT.withThreads(t))) {
-                        rows.addAll(EngineBenchmark.run("djl", djl, djl.model().config().vocabSize(), batches,
+                        rows.addAll(EngineBenchmark.run(DjlEngine.NAME, djl, djl.model().config().vocabSize(), batches,
                                 promptTokens, newTokens));
                     }
                 }
                 Path export = engine.equals("both") ? onnxModel : Path.of(model);
                 try (var onnx = OnnxLanguageModel.load(export,
                         new OnnxLanguageModel.Options(16, t, false))) {
-                    rows.addAll(EngineBenchmark.run("onnx", onnx, onnx.vocabSize(), batches, promptTokens,
+                    rows.addAll(EngineBenchmark.run(OnnxEngine.NAME, onnx, onnx.vocabSize(), batches, promptTokens,
                             newTokens));
                 }
             } catch (ModelException e) {

@@ -8,6 +8,7 @@ import dev.ladder.inference.ChatMessage;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.PromptFormat;
 import dev.ladder.inference.Sampling;
 import dev.ladder.inference.llm.DjlLanguageModel;
@@ -65,8 +66,9 @@ final class GenerateCommand implements Callable<Integer> {
         if (n < 1) throw new UserError("-n must be >= 1, got " + n);
         if (stops.contains("")) throw new UserError("--stop: an empty stop string would stop at once");
 
-        String engine = modelFlags.engine();
-        boolean served = engine.equals("openai");
+        Engine engine = modelFlags.engine();
+        // a model in a folder here has its tokenizer; a model elsewhere (a server) tokenizes for itself
+        boolean served = !engine.inProcess();
         Path dir = served ? null : ModelCommand.resolve(modelFlags.model);
         Tokenizer tokenizer = null;
         try {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.adapters.AdaptedWeightSource;
 import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.PeftAdapter;
+import dev.ladder.eval.engine.djl.DjlEngine;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.Sampling;
@@ -58,14 +59,14 @@ final class ModelLogitsCommand implements Callable<Integer> {
         List<Integer> ids = GenerateCommand.parseIds(promptIds);
         if (ids.isEmpty()) throw new UserError("--prompt-ids: no ids");
         if (generate < 0) throw new UserError("--generate must be >= 0, got " + generate);
-        String engine = modelFlags.engine();
-        if (!engine.equals("djl")) {
+        String engine = modelFlags.engine().name();
+        if (!engine.equals(DjlEngine.NAME)) {
             throw new UserError("ladder model logits reads the djl engine's logits; the engine here is " + engine
                     + " (give a model folder with safetensors weights, or --engine djl)");
         }
         var precision = ModelLoader.engineOptions(modelFlags.dtype);
         Path adapter = modelFlags.adapter;
-        var merge = ModelFlags.mergeBase(modelFlags.mergeBase, adapter);
+        var merge = ModelFlags.mergeBase(modelFlags.mergeBase);
         Path dir = ModelCommand.resolve(modelFlags.model);
         Placement on = DeviceOptions.resolve(DeviceOptions.parse(modelFlags.device));
         ModelConfig config;

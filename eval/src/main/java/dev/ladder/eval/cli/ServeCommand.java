@@ -1,10 +1,14 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.adapters.MergeBase;
-import dev.ladder.eval.run.Fingerprints;
+import dev.ladder.eval.run.FolderEngine;
 import dev.ladder.eval.run.ModelLoader;
-import dev.ladder.inference.device.DeviceChoice;
+import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.device.EngineLimits;
+import dev.ladder.inference.engine.Engine;
+import dev.ladder.inference.engine.EngineContext;
+import dev.ladder.inference.engine.EngineLoad;
+import dev.ladder.inference.engine.ModelFields;
+import dev.ladder.inference.engine.ModelIdentity;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.inference.serve.OpenAiServer;
@@ -183,13 +187,13 @@ final class ServeCommand implements Callable<Integer> {
      * log-prob token texts) and what the server reports about it. Closing closes both, once.
      */
     static final class Session implements AutoCloseable {
-        private final ModelLoader.Loaded loaded;
+        private final LanguageModel model;
         private final Tokenizer tokenizer;
         private final ServedModel served;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        private Session(ModelLoader.Loaded loaded, Tokenizer tokenizer, ServedModel served) {
-            this.loaded = loaded;
+        private Session(LanguageModel model, Tokenizer tokenizer, ServedModel served) {
+            this.model = model;
             this.tokenizer = tokenizer;
             this.served = served;
         }
@@ -198,42 +202,53 @@ final class ServeCommand implements Callable<Integer> {
             return served;
         }
 
+        /** A session of a model named as on the command line (the flags' values as given). */
+        static Session open(String model, String engine, Path adapter, String mergeBase, String dtype, String device,
+                            int maxBatchRows, String servedName, PrintWriter log) {
+            ModelFlags flags = new ModelFlags();
+            flags.model = model;
+            flags.engine = engine;
+            flags.adapter = adapter;
+            flags.mergeBase = mergeBase;
+            flags.dtype = dtype;
+            flags.device = device;
+            return flags.open(maxBatchRows, servedName, log);
+        }
+
         /**
-         * @param log where the loading lines go
+         * @param engine  an engine that runs the model folder in this process, its checks passed
+         * @param context where loading says what it does, and how a path finds its folder
          * @throws UserError for a missing model or adapter, a bad flag, a model that does not fit
          */
-        static Session open(String model, String engine, Path adapter, String mergeBase, String dtype, String device, int maxBatchRows,
-                            String servedName, PrintWriter log) {
-            DeviceChoice where = DeviceOptions.parse(device);
-            MergeBase base = ModelFlags.mergeBase(mergeBase, adapter);
-            String mb = base.name().toLowerCase(Locale.ROOT);
-            Path dir = ModelCommand.resolve(model);
+        static Session open(Engine engine, ModelFields fields, EngineContext context, Path adapter, int maxBatchRows,
+                            String servedName) {
+            DeviceOptions.parse(fields.get("device", "auto"));
             if (adapter != null && !Files.isRegularFile(adapter.resolve("adapter_config.json"))) {
                 throw new UserError("--adapter " + adapter + ": no PEFT adapter there (no adapter_config.json)");
             }
+            ModelIdentity identity = engine.identify(fields, context);
+            Path dir = identity.dir();
             ModelConfig config;
             try {
                 config = ModelConfig.read(dir);
             } catch (ModelException e) {
                 throw new UserError(e.getMessage(), e);
             }
-            ModelLoader.LoadSpec spec = new ModelLoader.LoadSpec(engine, dtype, where,
-                    base,
-                    new ModelLoader.Workload(maxBatchRows, Math.min(PLAN_CONTEXT, EngineLimits.defaultContext(config))));
-            String modelPrint = Fingerprints.ofDirectory(dir);
-            String adapterPrint = adapter == null ? "none" : Fingerprints.ofDirectory(adapter);
-            ModelLoader.Loaded loaded = ModelLoader.load(dir, adapter, spec, log, maxBatchRows);
+            ModelLoader.Workload workload = new ModelLoader.Workload(maxBatchRows,
+                    Math.min(PLAN_CONTEXT, EngineLimits.defaultContext(config)));
+            EngineLoad loaded = engine.load(fields, identity,
+                    context.with(workload).with(new FolderEngine.BatchRows(maxBatchRows)));
             try {
                 Tokenizer tokenizer = Tokenizer.load(dir);
-                String fingerprint = "model=" + modelPrint + " dtype=" + loaded.dtype() + " device="
-                        + loaded.device().label() + " adapter=" + adapterPrint
-                        + (adapter != null ? " merge-base=" + mb : "");
+                String fingerprint = "model=" + identity.modelPrint() + " dtype=" + loaded.dtype() + " device="
+                        + loaded.device() + " adapter=" + (adapter == null ? "none" : identity.adapterPrint())
+                        + (adapter != null ? " merge-base=" + fields.get("merge_base", "full").toLowerCase(Locale.ROOT) : "");
                 String name = servedName != null ? servedName.strip() : loaded.model().name();
                 // the BOS a text prompt gets with add_special_tokens: the one the model's own tokenizer adds, if any
                 String bos = PromptFormats.completionFor(dir).bos();
-                ServedModel served = new ServedModel(loaded.model(), name, engine, fingerprint, bos, tokenizer::decode,
-                        config.vocabSize());
-                return new Session(loaded, tokenizer, served);
+                ServedModel served = new ServedModel(loaded.model(), name, loaded.engine(), fingerprint, bos,
+                        tokenizer::decode, config.vocabSize());
+                return new Session(loaded.model(), tokenizer, served);
             } catch (ModelException e) {
                 loaded.model().close();
                 throw new UserError(e.getMessage(), e);
@@ -247,7 +262,7 @@ final class ServeCommand implements Callable<Integer> {
         public void close() {
             if (!closed.compareAndSet(false, true)) return;
             try {
-                loaded.model().close();
+                model.close();
             } finally {
                 tokenizer.close();
             }

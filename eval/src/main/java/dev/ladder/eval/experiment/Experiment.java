@@ -2,6 +2,8 @@ package dev.ladder.eval.experiment;
 
 import dev.ladder.eval.bench.ItemSubset;
 import dev.ladder.pipeline.agent.LadderPipeline;
+import dev.ladder.inference.engine.Engine;
+import dev.ladder.inference.engine.Engines;
 import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Pipeline;
 import dev.ladder.pipeline.strategy.Pipelines;
@@ -193,7 +195,7 @@ public record Experiment(String name, String benchmark, String split, String dat
     }
 
     /** Engines an in-process model may be switched to ({@code ladder run --engine}). */
-    public static final List<String> LOCAL_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.AUTO);
+    public static final List<String> LOCAL_ENGINES = Engines.registry().inProcessNames();
 
     /**
      * Every in-process model's engine replaced ({@code ladder run --engine}): the same ladder on the onnx engine, say,
@@ -204,7 +206,9 @@ public record Experiment(String name, String benchmark, String split, String dat
             throw new ExperimentException("engine override", "models.*.engine", "unknown engine '" + engine + "' for --engine; use "
                     + String.join(", ", LOCAL_ENGINES));
         }
-        return withLocalModels("--engine", m -> m.oracle() ? m : m.withEngine(engine));
+        // the engine says whether it runs a model here: the oracle and a served model do not, and stay
+        return withLocalModels("--engine", m -> Engines.registry().find(m.engine()).map(Engine::inProcess).orElse(false)
+                ? m.withEngine(engine) : m);
     }
 
     /** Every model's device replaced ({@code ladder run --device}). */

@@ -18,8 +18,10 @@ import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.em.EmMode;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.TorchSetupException;
+import dev.ladder.inference.engine.Engine;
+import dev.ladder.inference.engine.Engines;
+import dev.ladder.inference.engine.ModelFields;
 import dev.ladder.inference.text.PromptFormats;
-import dev.ladder.pipeline.oracle.OracleNoise;
 import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.SettingsBlock;
@@ -48,8 +50,8 @@ public final class ExperimentLoader {
 
     /** Strategy names a rung may use: the pipeline's registry. */
     public static final List<String> KNOWN_STRATEGIES = Pipelines.registry().strategyNames();
-    public static final List<String> KNOWN_ENGINES = List.of("djl", ModelSpec.ONNX, ModelSpec.AUTO, ModelSpec.OPENAI,
-            ModelSpec.ORACLE);
+    /** Engine names a model may use: the engines' registry. */
+    public static final List<String> KNOWN_ENGINES = Engines.registry().names();
     /** What {@code ModelLoader} accepts: auto is f32 on CPU and f16 on a GPU; int8 quantises the linear layers. */
     public static final List<String> KNOWN_DTYPES = List.of("auto", "f32", "f16", "int8");
     public static final List<String> EX_MODES = List.of("spider", "bird");
@@ -57,10 +59,8 @@ public final class ExperimentLoader {
 
     static final List<String> TOP_FIELDS = List.of("name", "benchmark", "split", "database", "sql_mode", "limit", "subset", "subset_seed", "seeds", "output",
             "models", "strategies", "settings", "scorers", "comparisons");
-    static final List<String> MODEL_FIELDS = List.of("path", "adapter", "engine", "dtype", "device", "merge_base");
-    /** The fields of a model an OpenAI-compatible server serves ({@code engine: openai}). */
-    static final List<String> SERVED_MODEL_FIELDS = List.of("engine", "base_url", "model", "api_key_env", "endpoint",
-            "prompt_format", "timeout_seconds", "max_concurrent", "retries", "extensions");
+    /** The fields of a model in a folder; each engine says which fields it takes ({@code Engine#fields()}). */
+    static final List<String> FOLDER_FIELDS = List.of("path", "adapter", "dtype", "device", "merge_base");
     public static final List<String> KNOWN_MERGE_BASES = List.of("full", "nf4");
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode",
@@ -236,61 +236,52 @@ public final class ExperimentLoader {
         for (String id : all.keys()) {
             checkName(all, all.field(id), id);
             Fields m = Fields.of(root.source, all.field(id), all.get(id));
-            if (ModelSpec.OPENAI.equals(m.string("engine", null))) {
-                models.put(id, servedModel(m));
+            Engine engine = Engines.registry().byName(m.choice("engine", ModelSpec.DEFAULT_ENGINE, KNOWN_ENGINES, "engine"));
+            ModelFields view = modelFields(m, all.field(id), engine.name());
+            List<String> takes = engine.fields();
+            // the fields an engine takes say what kind of model it is: served (a server's), named (no path), in a folder
+            if (takes.contains("base_url")) {
+                engine.check(view);
+                models.put(id, servedModel(m, engine));
                 continue;
             }
-            if (ModelSpec.ORACLE.equals(m.string("engine", null))) {
-                m.allowOnly(List.of("engine", "noise"));
-                try {
-                    models.put(id, ModelSpec.oracle(OracleNoise.parse(m.string("noise", "none")).label()));
-                } catch (IllegalArgumentException e) {
-                    throw m.error(m.field("noise"), e.getMessage());
-                }
+            if (!takes.contains("path")) {
+                engine.check(view);
+                allowOnly(m, engine);
+                models.put(id, new ModelSpec(engine.label(view), null, engine.name(), ModelSpec.DEFAULT_DTYPE,
+                        ModelSpec.DEFAULT_DEVICE, ModelSpec.DEFAULT_MERGE_BASE, null, ownFields(m, engine)));
                 continue;
             }
-            m.allowOnly(MODEL_FIELDS);
-            String p = m.requiredString("path", "give a model directory or a hub id owner/name");
-            String problem = modelPathProblem(p);
-            if (problem != null) throw m.error(m.field("path"), problem);
-            String adapter = m.string("adapter", null);
-            if (adapter != null) path(m, m.field("adapter"), adapter);
-            String engine = m.choice("engine", ModelSpec.DEFAULT_ENGINE, KNOWN_ENGINES, "engine");
-            String dtype = m.choice("dtype", ModelSpec.DEFAULT_DTYPE, KNOWN_DTYPES, "dtype");
-            String device = m.string("device", ModelSpec.DEFAULT_DEVICE);
-            String deviceProblem = deviceProblem(device);
-            if (deviceProblem != null) throw m.error(m.field("device"), deviceProblem);
-            String mergeBase = m.choice("merge_base", ModelSpec.DEFAULT_MERGE_BASE, KNOWN_MERGE_BASES, "merge base");
-            if (adapter == null && !mergeBase.equals(ModelSpec.DEFAULT_MERGE_BASE)) {
-                throw m.error(m.field("merge_base"), "merge_base " + mergeBase + " applies to an adapter; this model has none");
-            }
-            if (ModelSpec.ONNX.equals(engine) && adapter != null) {
-                throw m.error(m.field("adapter"), "engine onnx takes no adapter: merge it first (ladder adapters merge) and "
-                        + "export the merged model to ONNX (docs/onnx.md)");
-            }
-            if (ModelSpec.ONNX.equals(engine) && !dtype.equals(ModelSpec.DEFAULT_DTYPE)) {
-                throw m.error(m.field("dtype"), "engine onnx takes the precision of its export (float32, or int4 "
-                        + "MatMulNBits weights); leave dtype out");
-            }
-            models.put(id, new ModelSpec(p, adapter, engine, dtype, device, mergeBase));
+            models.put(id, folderModel(m, engine, view));
         }
         if (models.isEmpty()) throw root.error("models", "is empty; define at least one model");
         return models;
+    }
+
+    /** A model in a folder (a directory or a hub id): its fields read and checked, then what its engine refuses. */
+    private static ModelSpec folderModel(Fields m, Engine engine, ModelFields view) {
+        allowOnly(m, engine);
+        String p = m.requiredString("path", "give a model directory or a hub id owner/name");
+        String problem = modelPathProblem(p);
+        if (problem != null) throw m.error(m.field("path"), problem);
+        String adapter = m.string("adapter", null);
+        if (adapter != null) path(m, m.field("adapter"), adapter);
+        String dtype = m.choice("dtype", ModelSpec.DEFAULT_DTYPE, KNOWN_DTYPES, "dtype");
+        String device = m.string("device", ModelSpec.DEFAULT_DEVICE);
+        String deviceProblem = deviceProblem(device);
+        if (deviceProblem != null) throw m.error(m.field("device"), deviceProblem);
+        String mergeBase = m.choice("merge_base", ModelSpec.DEFAULT_MERGE_BASE, KNOWN_MERGE_BASES, "merge base");
+        // what the engine refuses (onnx: an adapter, a dtype), each rule written once, in its engine's package
+        engine.check(view);
+        return new ModelSpec(p, adapter, engine.name(), dtype, device, mergeBase, null, ownFields(m, engine));
     }
 
     /**
      * A model behind an OpenAI-compatible server: where it is and how to call it. Ladder's own loading fields (path,
      * adapter, dtype, device, merge_base) mean nothing there and are refused with the reason.
      */
-    private static ModelSpec servedModel(Fields m) {
-        for (String own : List.of("path", "adapter", "dtype", "device", "merge_base")) {
-            if (m.get(own) != null) {
-                throw m.error(m.field(own), own.equals("adapter")
-                        ? "engine openai takes no adapter: serve it on the server (vLLM: --enable-lora --lora-modules NAME=DIR) and give NAME as model:"
-                        : "engine openai takes no " + own + ": the server decides it; known fields here: " + String.join(", ", SERVED_MODEL_FIELDS));
-            }
-        }
-        m.allowOnly(SERVED_MODEL_FIELDS);
+    private static ModelSpec servedModel(Fields m, Engine engine) {
+        allowOnly(m, engine);
         String url = m.requiredString("base_url", "give the server's API root, e.g. http://127.0.0.1:8000/v1");
         // ${NAME} in base_url is read when the server is called: a cluster's shards learn the server's address from
         // their job's environment (docs/scale.md)
@@ -316,7 +307,56 @@ public final class ExperimentLoader {
         int concurrent = m.integer("max_concurrent", ServerSpec.DEFAULT_MAX_CONCURRENT, 1);
         int retries = m.integer("retries", ServerSpec.DEFAULT_RETRIES, 1);
         boolean extensions = m.bool("extensions", true);
-        return ModelSpec.served(new ServerSpec(url, served, keyEnv, endpoint, format, timeout, concurrent, retries, extensions));
+        return ModelSpec.served(engine.name(),
+                new ServerSpec(url, served, keyEnv, endpoint, format, timeout, concurrent, retries, extensions));
+    }
+
+    /** Refuses a field the model's engine does not take, naming the ones it does. */
+    private static void allowOnly(Fields m, Engine engine) {
+        List<String> known = new ArrayList<>();
+        known.add("engine");
+        known.addAll(engine.fields());
+        m.allowOnly(known);
+    }
+
+    /** The fields an engine takes beyond a folder's and a server's: its own, as text. */
+    private static Map<String, String> ownFields(Fields m, Engine engine) {
+        Map<String, String> own = new LinkedHashMap<>();
+        for (String f : engine.fields()) {
+            if (FOLDER_FIELDS.contains(f) || ServerSpec.FIELDS.contains(f)) continue;
+            String v = text(m.get(f));
+            if (v != null) own.put(f, v);
+        }
+        return own;
+    }
+
+    private static String text(JsonNode n) {
+        return n == null || n.isNull() ? null : n.isValueNode() ? n.asText() : n.toString();
+    }
+
+    /** A model's mapping as its engine reads it: a refused field is the file's error at that field. */
+    private static ModelFields modelFields(Fields m, String where, String engine) {
+        return new ModelFields() {
+            @Override
+            public String engine() {
+                return engine;
+            }
+
+            @Override
+            public String get(String field) {
+                return text(m.get(field));
+            }
+
+            @Override
+            public String where(String field) {
+                return field == null ? where : m.field(field);
+            }
+
+            @Override
+            public RuntimeException refuse(String field, String reason) {
+                return m.error(m.field(field), reason);
+            }
+        };
     }
 
     /** Why a device string is not one the engine accepts, or null (the device itself is checked at load time). */

@@ -4,8 +4,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.ladder.inference.engine.Engine;
+import dev.ladder.inference.engine.Engines;
+import dev.ladder.inference.engine.ModelFields;
+import dev.ladder.pipeline.oracle.engine.OracleEngine;
+import dev.ladder.sql.db.UserError;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 
 /**
  * A model the rungs of an experiment use.
@@ -13,28 +21,26 @@ import java.util.OptionalInt;
  * @param path    a model directory or a hub id ({@code owner/name}, optionally {@code @revision}) resolved through
  *                the model store; see {@link ExperimentLoader#isHubId(String)}
  * @param adapter a PEFT LoRA adapter directory merged at load time, or null for none
- * @param engine  inference engine ({@link ExperimentLoader#KNOWN_ENGINES})
+ * @param engine  inference engine (a registered {@link dev.ladder.inference.engine.Engine}'s name)
  * @param dtype     weights in memory ({@link ExperimentLoader#KNOWN_DTYPES})
  * @param device    where it runs: {@code auto}, {@code cpu}, {@code cuda}, {@code cuda:N}
  * @param mergeBase what the adapter is merged into: {@code full} (the base's own weights) or {@code nf4} (the base
  *                  after the NF4 round trip the QLoRA adapter was trained on); {@code full} without an adapter
  * @param server    for {@code engine: openai}, the server and served model (then {@code path} is the served name,
- *                  for the tables, and there is no adapter, dtype or device of Ladder's own); null for {@code djl}
+ *                  for the tables, and there is no adapter, dtype or device of Ladder's own); null otherwise
+ * @param options   the engine's own fields beyond these (as text, by field name); empty for the built-in engines but
+ *                  the oracle's, whose noise is here and in its path
  */
 public record ModelSpec(String path, String adapter, String engine, String dtype, String device, String mergeBase,
-                        ServerSpec server) {
+                        ServerSpec server, Map<String, String> options) {
 
+    /** The engine of a model that names none: the djl engine. */
     public static final String DEFAULT_ENGINE = "djl";
-    /** ONNX Runtime on a decoder export (docs/onnx.md). */
-    public static final String ONNX = "onnx";
-    /** onnx on a CPU where the model folder holds an export (and no adapter or dtype asks for djl), djl elsewhere. */
-    public static final String AUTO = "auto";
     public static final String DEFAULT_DTYPE = "auto";
     public static final String DEFAULT_DEVICE = "auto";
     public static final String DEFAULT_MERGE_BASE = "full";
-    public static final String OPENAI = "openai";
     /** The oracle engine (dev.ladder.pipeline.oracle): answers from the gold; {@code path} is {@code oracle:<noise>}. */
-    public static final String ORACLE = "oracle";
+    public static final String ORACLE = OracleEngine.NAME;
 
     public ModelSpec {
         Objects.requireNonNull(path, "path");
@@ -42,9 +48,13 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
         Objects.requireNonNull(dtype, "dtype");
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(mergeBase, "mergeBase");
-        if (OPENAI.equals(engine) != (server != null)) {
-            throw new IllegalArgumentException("engine openai takes a server, and only it");
-        }
+        options = Collections.unmodifiableMap(new TreeMap<>(options));
+    }
+
+    /** A model with no fields of its engine's own. */
+    public ModelSpec(String path, String adapter, String engine, String dtype, String device, String mergeBase,
+                     ServerSpec server) {
+        this(path, adapter, engine, dtype, device, mergeBase, server, Map.of());
     }
 
     /** An in-process model. */
@@ -52,14 +62,52 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
         this(path, adapter, engine, dtype, device, mergeBase, null);
     }
 
-    /** A model an OpenAI-compatible server serves: its served name stands for the path. */
-    public static ModelSpec served(ServerSpec server) {
-        return new ModelSpec(server.model(), null, OPENAI, DEFAULT_DTYPE, DEFAULT_DEVICE, DEFAULT_MERGE_BASE, server);
+    /** A model an OpenAI-compatible server serves on {@code engine}: its served name stands for the path. */
+    public static ModelSpec served(String engine, ServerSpec server) {
+        return new ModelSpec(server.model(), null, engine, DEFAULT_DTYPE, DEFAULT_DEVICE, DEFAULT_MERGE_BASE, server);
     }
 
     /** The oracle with this noise ({@code OracleNoise#label()}); it has no files, adapter, dtype or device. */
     public static ModelSpec oracle(String noiseLabel) {
-        return new ModelSpec(ORACLE + ":" + noiseLabel, null, ORACLE, DEFAULT_DTYPE, DEFAULT_DEVICE, DEFAULT_MERGE_BASE, null);
+        return new ModelSpec(ORACLE + ":" + noiseLabel, null, ORACLE, DEFAULT_DTYPE, DEFAULT_DEVICE, DEFAULT_MERGE_BASE,
+                null, Map.of("noise", noiseLabel));
+    }
+
+    /**
+     * The model's fields as its engine reads them (a field the engine does not take reads as absent, and a default as
+     * the default); a refused value is a {@link UserError} naming {@code models.ID.FIELD}.
+     */
+    public ModelFields fields(String id) {
+        Engine e = Engines.registry().find(engine).orElse(null);
+        return new ModelFields() {
+            @Override
+            public String engine() {
+                return engine;
+            }
+
+            @Override
+            public String get(String field) {
+                if (e != null && !e.fields().contains(field)) return null;
+                return switch (field) {
+                    case "path" -> path;
+                    case "adapter" -> adapter;
+                    case "dtype" -> dtype;
+                    case "device" -> device;
+                    case "merge_base" -> mergeBase;
+                    default -> server != null && ServerSpec.FIELDS.contains(field) ? server.field(field) : options.get(field);
+                };
+            }
+
+            @Override
+            public String where(String field) {
+                return "models." + id + (field == null ? "" : "." + field);
+            }
+
+            @Override
+            public RuntimeException refuse(String field, String reason) {
+                return new UserError(where(field) + ": " + reason);
+            }
+        };
     }
 
     /** Whether this is the oracle engine, a measuring instrument rather than a model. */
@@ -111,22 +159,22 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
     }
 
     public ModelSpec withPath(String p) {
-        return new ModelSpec(p, adapter, engine, dtype, device, mergeBase, server);
+        return new ModelSpec(p, adapter, engine, dtype, device, mergeBase, server, options);
     }
 
     public ModelSpec withAdapter(String a) {
-        return new ModelSpec(path, a, engine, dtype, device, mergeBase, server);
+        return new ModelSpec(path, a, engine, dtype, device, mergeBase, server, options);
     }
 
     public ModelSpec withDtype(String d) {
-        return new ModelSpec(path, adapter, engine, d, device, mergeBase, server);
+        return new ModelSpec(path, adapter, engine, d, device, mergeBase, server, options);
     }
 
     public ModelSpec withEngine(String e) {
-        return new ModelSpec(path, adapter, e, dtype, device, mergeBase, server);
+        return new ModelSpec(path, adapter, e, dtype, device, mergeBase, server, options);
     }
 
     public ModelSpec withDevice(String d) {
-        return new ModelSpec(path, adapter, engine, dtype, d, mergeBase, server);
+        return new ModelSpec(path, adapter, engine, dtype, d, mergeBase, server, options);
     }
 }

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
+import dev.ladder.inference.engine.Engine;
+import dev.ladder.inference.engine.Engines;
 import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.SettingsBlock;
@@ -89,12 +91,15 @@ final class ResolvedYaml {
                 o.put("noise", m.oracleNoise());
                 return;
             }
-            o.put("path", m.path());
-            o.put("adapter", m.adapter());
+            // the fields the model's engine takes (every one of them for a folder engine), then its own
+            List<String> takes = Engines.registry().find(m.engine()).map(Engine::fields).orElse(List.of());
+            if (takes.contains("path")) o.put("path", m.path());
+            if (takes.contains("adapter")) o.put("adapter", m.adapter());
             o.put("engine", m.engine());
-            o.put("dtype", m.dtype());
-            o.put("device", m.device());
-            o.put("merge_base", m.mergeBase());
+            if (takes.contains("dtype")) o.put("dtype", m.dtype());
+            if (takes.contains("device")) o.put("device", m.device());
+            if (takes.contains("merge_base")) o.put("merge_base", m.mergeBase());
+            m.options().forEach(o::put);
         });
         ArrayNode strategies = root.putArray("strategies");
         ObjectNode base = settings(e.settings());

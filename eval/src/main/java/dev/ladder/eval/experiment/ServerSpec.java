@@ -35,6 +35,26 @@ public record ServerSpec(String baseUrl, String model, String apiKeyEnv, String 
     public static final int DEFAULT_MAX_CONCURRENT = 8;
     public static final int DEFAULT_RETRIES = 6;
 
+    /** The fields of an experiment's model that make this record ({@code engine: openai}). */
+    public static final List<String> FIELDS = List.of("base_url", "model", "api_key_env", "endpoint", "prompt_format",
+            "timeout_seconds", "max_concurrent", "retries", "extensions");
+
+    /** A field's value as text (as {@link #FIELDS} name them), or null when unset or not one of them. */
+    public String field(String name) {
+        return switch (name) {
+            case "base_url" -> baseUrl;
+            case "model" -> model;
+            case "api_key_env" -> apiKeyEnv;
+            case "endpoint" -> endpoint;
+            case "prompt_format" -> promptFormat;
+            case "timeout_seconds" -> Integer.toString(timeoutSeconds);
+            case "max_concurrent" -> Integer.toString(maxConcurrent);
+            case "retries" -> Integer.toString(retries);
+            case "extensions" -> Boolean.toString(extensions);
+            default -> null;
+        };
+    }
+
     /** {@code ${NAME}} in a base URL: an environment variable. */
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 

@@ -1,10 +1,7 @@
 package dev.ladder.eval.run;
 
 import dev.ladder.inference.device.Placement;
-import dev.ladder.adapters.AdaptedModels;
-import dev.ladder.adapters.AdapterException;
 import dev.ladder.adapters.MergeBase;
-import dev.ladder.adapters.PeftAdapter;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
@@ -16,16 +13,14 @@ import dev.ladder.inference.device.MemoryPlan;
 import dev.ladder.inference.device.MemoryRequest;
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.TorchRuntime;
-import dev.ladder.inference.device.TorchSetupException;
 import dev.ladder.inference.device.WeightFormat;
+import dev.ladder.inference.engine.Engines;
+import dev.ladder.inference.engine.ModelFields;
 import dev.ladder.inference.llm.DjlLanguageModel;
 import dev.ladder.inference.llm.LlamaModel;
 import dev.ladder.inference.llm.LoadReport;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
-import dev.ladder.inference.model.Weights;
-import dev.ladder.inference.onnx.OnnxExportFiles;
-import dev.ladder.inference.onnx.OnnxLanguageModel;
 import dev.ladder.inference.store.HubFailure;
 import dev.ladder.inference.store.ModelStore;
 import dev.ladder.inference.store.ProgressListener;
@@ -92,6 +87,14 @@ public final class ModelLoader {
             return new LoadSpec(spec.engine(), spec.dtype(), DeviceChoice.parse(spec.device(), "device"),
                     MergeBase.valueOf(spec.mergeBase().toUpperCase(Locale.ROOT)), workload);
         }
+
+        /** How to load a model as an experiment or a command's flags give it (their values checked already). */
+        public static LoadSpec of(ModelFields model, Workload workload) {
+            return new LoadSpec(model.engine(), model.get("dtype", ModelSpec.DEFAULT_DTYPE),
+                    DeviceChoice.parse(model.get("device", ModelSpec.DEFAULT_DEVICE), "device"),
+                    MergeBase.valueOf(model.get("merge_base", ModelSpec.DEFAULT_MERGE_BASE).strip()
+                            .toUpperCase(Locale.ROOT)), workload);
+        }
     }
 
     /**
@@ -143,15 +146,12 @@ public final class ModelLoader {
     }
 
     /**
-     * A loaded model, where it runs, the dtype {@code auto} resolved to, its memory plan, and what loading took (time,
-     * peak host memory, warnings such as weights clamped to the f16 range).
+     * A loaded model, where it runs, the dtype {@code auto} resolved to, its memory plan and what loading took (time,
+     * peak host memory, warnings such as weights clamped to the f16 range: null for an engine that reports none), and
+     * the engine that loaded it.
      */
-    public record Loaded(LanguageModel model, Placement device, String dtype, MemoryPlan plan, LoadReport report) {
-        /** The engine that loaded it: the onnx engine has no load report (its runtime reads the export itself). */
-        public String engine() {
-            return report == null ? ONNX : "djl";
-        }
-    }
+    public record Loaded(LanguageModel model, Placement device, String dtype, MemoryPlan plan, LoadReport report,
+                         String engine) {}
 
     /**
      * Resolves the device and dtype, says on {@code log} what it loads where (before loading, so a slow or failing
@@ -169,41 +169,8 @@ public final class ModelLoader {
      * As {@link #load(Path, Path, LoadSpec, PrintWriter)}, with the engine decoding up to {@code maxBatchRows}
      * candidate rows together (ladder serve's {@code --max-batch-rows}; the default elsewhere).
      */
-    public static Loaded load(Path modelDir, Path adapter, LoadSpec given, PrintWriter log, int maxBatchRows) {
-        LoadSpec spec = concrete(modelDir, adapter, given);
-        if (ONNX.equals(spec.engine())) return loadOnnx(modelDir, adapter, spec, log, maxBatchRows);
-        Checked checked = check(modelDir, adapter, spec);
-        Placement device = checked.device();
-        MemoryPlan plan = checked.plan();
-        String dtype = plan.request().format().cliName();
-        LlamaModel.Options model = engineOptions(dtype);
-        DjlLanguageModel.Options base = DjlLanguageModel.Options.DEFAULT;
-        DjlLanguageModel.Options options = new DjlLanguageModel.Options(model, maxBatchRows, base.prefillTokens(), base.threads());
-        if (log != null) {
-            log.println("loading " + modelDir + (adapter == null ? "" : " + adapter " + adapter
-                    + (spec.mergeBase() == MergeBase.NF4 ? " (merged into the NF4 base)" : "")) + " on " + device.label()
-                    + " as " + dtype + (spec.dtype().equals(dtype) ? "" : " (dtype " + spec.dtype() + ")")
-                    + (plan.budgetBytes() != UNKNOWN_BUDGET ? ", planned " + MemorySize.format(plan.totalBytes()) + " of "
-                    + MemorySize.format(plan.budgetBytes()) : "") + " ...");
-            log.flush();
-        }
-        DjlLanguageModel lm;
-        try {
-            lm = adapter == null ? DjlLanguageModel.load(modelDir, device, options)
-                    : AdaptedModels.load(modelDir, adapter, spec.mergeBase(), device, options);
-        } catch (ModelException | AdapterException e) {
-            throw new UserError(e.getMessage(), e);
-        } catch (TorchSetupException e) {
-            throw new UserError(e.getMessage(), e);
-        }
-        LoadReport report = lm.model().loadReport();
-        if (log != null) {
-            log.printf(Locale.ROOT, "loaded in %.1f s (host memory +%s while loading)%n", report.millis() / 1e3,
-                    MemorySize.format(Math.max(0, report.peakAnonRssAddedBytes())));
-            report.warnings().forEach(w -> log.println("warning: " + w));
-            log.flush();
-        }
-        return new Loaded(lm, device, dtype, plan, report);
+    public static Loaded load(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log, int maxBatchRows) {
+        return folderEngine(spec.engine()).loadFolder(modelDir, adapter, spec, log, maxBatchRows);
     }
 
     /**
@@ -225,125 +192,32 @@ public final class ModelLoader {
     /**
      * Everything that can refuse a load, without loading: the device (cuda on a libtorch without CUDA), the dtype, the
      * memory plan, the weight files (every safetensors header, and every tensor within its file: a truncated download
-     * is found here) and the adapter against its base. Callers that make files (a run directory) check every model
-     * first, so that a model that cannot load never leaves a half-made run behind.
+     * is found here) and the adapter against its base; each engine's own refusals. Callers that make files (a run
+     * directory) check every model first, so that a model that cannot load never leaves a half-made run behind.
      *
      * @param adapter a PEFT adapter to merge, or null
      * @throws UserError naming what does not fit and what would, or the file that is wrong
      */
-    public static Checked check(Path modelDir, Path adapter, LoadSpec given) {
-        LoadSpec spec = concrete(modelDir, adapter, given);
-        if (ONNX.equals(spec.engine())) return checkOnnx(modelDir, adapter, spec);
-        if (!"djl".equals(spec.engine())) {
-            throw new UserError("engine '" + spec.engine() + "' is not available for experiments (use auto, djl or onnx)");
-        }
-        Placement device;
-        try {
-            device = spec.device().place();
-        } catch (TorchSetupException e) {
-            throw new UserError(e.getMessage(), e);
-        }
-        MemoryPlan plan = plan(modelDir, spec, device);
-        if (plan.budgetBytes() != UNKNOWN_BUDGET && !plan.fits()) {
-            throw new UserError(plan.refusal() + " (ladder model plan shows the numbers; --dtype, settings.candidates and"
-                    + " settings.max_new_tokens change them)");
-        }
-        try (Weights weights = Weights.open(modelDir)) {
-            if (weights.names().isEmpty()) throw new UserError("no tensors in the weights of " + modelDir);
-        } catch (ModelException e) {
-            throw new UserError(e.getMessage(), e);
-        }
-        if (adapter != null) {
-            try (PeftAdapter peft = PeftAdapter.read(adapter)) {
-                peft.validate(modelDir);
-            } catch (AdapterException | ModelException e) {
-                throw new UserError(e.getMessage(), e);
-            }
-        }
-        return new Checked(device, plan);
+    public static Checked check(Path modelDir, Path adapter, LoadSpec spec) {
+        return folderEngine(spec.engine()).checkFolder(modelDir, adapter, spec);
     }
 
     /**
-     * {@code engine: auto} made concrete: the onnx engine where the folder holds an ONNX decoder export and the model
-     * runs on the CPU as its export is (no adapter to merge, dtype auto), because there it decodes 1.7 to 2.9 times as
-     * fast as the djl engine (docs/inference.md), and for a folder holding an export and no safetensors; djl everywhere
-     * else (on CUDA, with an adapter, with a djl dtype, or without an export). Any other engine is returned as given.
+     * The engine of a name that loads model folders in this process.
+     *
+     * @throws UserError for an engine that does not (a served model, the oracle) or that no one registered
      */
-    public static LoadSpec concrete(Path modelDir, Path adapter, LoadSpec spec) {
-        if (!ModelSpec.AUTO.equals(spec.engine())) return spec;
-        return new LoadSpec(engineFor(modelDir, adapter, spec.dtype(), spec.device()), spec.dtype(), spec.device(),
-                spec.mergeBase(), spec.workload());
-    }
-
-    /** The engine {@code auto} means for a model folder, adapter (or null), dtype and device: see {@link #concrete}. */
-    public static String engineFor(Path modelDir, Path adapter, String dtype, DeviceChoice device) {
-        if (!OnnxExportFiles.present(modelDir)) return "djl";
-        // an export alone is the onnx engine's whatever else is asked (its own checks then refuse an adapter or dtype)
-        if (!hasSafetensors(modelDir)) return ONNX;
-        return adapter == null && "auto".equalsIgnoreCase(dtype.strip()) && !onGpu(device) ? ONNX : "djl";
-    }
-
-    private static boolean hasSafetensors(Path modelDir) {
-        try (var files = Files.list(modelDir)) {
-            return files.anyMatch(f -> f.getFileName().toString().endsWith(".safetensors"));
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** Whether a device choice lands on a GPU ({@code auto}: when the loaded libtorch has CUDA and sees one). */
-    private static boolean onGpu(DeviceChoice device) {
-        if (device.kind() == DeviceChoice.Kind.CUDA) return true;
-        if (device.kind() == DeviceChoice.Kind.CPU) return false;
-        try {
-            return device.place().isGpu();
-        } catch (TorchSetupException e) {
-            return false; // no usable libtorch: the CPU, where the djl engine's own check then says what is wrong
-        }
+    static FolderEngine folderEngine(String name) {
+        Engines engines = Engines.registry();
+        List<String> folderEngines = engines.names().stream().filter(n -> engines.byName(n) instanceof FolderEngine).toList();
+        return engines.find(name).filter(FolderEngine.class::isInstance).map(FolderEngine.class::cast)
+                .orElseThrow(() -> new UserError("engine '" + name + "' is not available for experiments (use "
+                        + String.join(", ", folderEngines) + ")"));
     }
 
     /** The device a load resolved to and its memory plan (whose request holds the weight format). */
     /** @param plan the memory plan (null for the onnx engine, whose export fixes its precision) */
     public record Checked(Placement device, MemoryPlan plan) {}
-
-    public static final String ONNX = "onnx";
-
-    /** The onnx engine's checks: no adapter, a CPU or CUDA device, a folder with a decoder export. */
-    private static Checked checkOnnx(Path modelDir, Path adapter, LoadSpec spec) {
-        if (adapter != null) {
-            throw new UserError("engine onnx takes no adapter: merge it first and export the merged model (docs/onnx.md)");
-        }
-        // auto is the CPU: the CUDA provider needs the onnxruntime_gpu jar (docs/onnx.md), so a GPU is asked for by name
-        Placement device = spec.device().kind() == DeviceChoice.Kind.CUDA ? Placement.gpu(spec.device().index()) : Placement.cpu();
-        try {
-            OnnxLanguageModel.check(modelDir);
-        } catch (ModelException e) {
-            throw new UserError(e.getMessage(), e);
-        }
-        return new Checked(device, null);
-    }
-
-    private static Loaded loadOnnx(Path modelDir, Path adapter, LoadSpec spec, PrintWriter log, int maxBatchRows) {
-        Checked checked = checkOnnx(modelDir, adapter, spec);
-        boolean cuda = checked.device().isGpu();
-        if (log != null) {
-            log.println("loading " + modelDir + " with ONNX Runtime on " + (cuda ? "cuda" : "cpu") + " ...");
-            log.flush();
-        }
-        long t0 = System.nanoTime();
-        OnnxLanguageModel lm;
-        try {
-            lm = OnnxLanguageModel.load(modelDir,
-                    new OnnxLanguageModel.Options(maxBatchRows, 0, cuda));
-        } catch (ModelException e) {
-            throw new UserError(e.getMessage(), e);
-        }
-        if (log != null) {
-            log.printf(Locale.ROOT, "loaded (%s layout) in %.1f s%n", lm.layout(), (System.nanoTime() - t0) / 1e9);
-            log.flush();
-        }
-        return new Loaded(lm, checked.device(), "export", null, null);
-    }
 
     /**
      * The memory plan of the load: the budget is the GPU's memory (as CUDA reports it) or the host's; {@code auto}
@@ -352,7 +226,7 @@ public final class ModelLoader {
      *
      * @throws UserError for an unknown dtype or an unreadable config.json
      */
-    static MemoryPlan plan(Path modelDir, LoadSpec spec, Placement device) {
+    public static MemoryPlan plan(Path modelDir, LoadSpec spec, Placement device) {
         ModelConfig config;
         try {
             config = ModelConfig.read(modelDir);
@@ -377,7 +251,7 @@ public final class ModelLoader {
     }
 
     /** The budget of a plan whose device memory could not be read: it always fits, and is never enforced. */
-    static final long UNKNOWN_BUDGET = Long.MAX_VALUE;
+    public static final long UNKNOWN_BUDGET = Long.MAX_VALUE;
 
     private static long gpuMemory(Placement device) {
         for (TorchRuntime.Gpu g : TorchRuntime.info().gpus()) {

@@ -3,14 +3,15 @@ package dev.ladder.eval.run;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.inference.LanguageModel;
-import dev.ladder.inference.llm.DjlLanguageModel;
+import dev.ladder.inference.engine.Engine;
+import dev.ladder.inference.engine.EngineContext;
+import dev.ladder.inference.engine.EngineLoad;
+import dev.ladder.inference.engine.Engines;
+import dev.ladder.inference.engine.ModelFields;
+import dev.ladder.inference.engine.ModelIdentity;
 import dev.ladder.inference.model.TinyModels;
-import dev.ladder.inference.openai.OpenAiLanguageModel;
-import dev.ladder.pipeline.oracle.OracleKey;
-import dev.ladder.pipeline.oracle.OracleModel;
-import dev.ladder.pipeline.oracle.OracleNoise;
-import dev.ladder.pipeline.strategy.Pipelines;
-import dev.ladder.sql.db.Database;
+import dev.ladder.pipeline.oracle.engine.OracleEngine;
+import dev.ladder.pipeline.oracle.OracleScope;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,20 +22,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The run's models: resolved to files (pulled if need be) and fingerprinted before any work, their fingerprints held
- * against the run's, loaded one at a time when their cells run (local weights, a served model or the oracle engine),
- * wrapped in the generation cache whose hits and misses the run reports.
+ * The run's models: resolved and fingerprinted by their engines before any work, their fingerprints held against the
+ * run's, loaded one at a time when their cells run, wrapped in the generation cache whose hits and misses the run
+ * reports. Which engine does what is the engine's: nothing here names one.
  */
 final class RunModels {
 
     /**
-     * A model of the experiment, resolved to files and fingerprinted; a served model has no files here ({@code dir}
-     * null) and its print is what the server serves ({@link OpenAiLanguageModel#identity()}).
+     * A model of the experiment, resolved to what runs it and fingerprinted; a model with no files here (a served one,
+     * the oracle) has no {@code dir}, and its print says what it is.
      */
-    record Resolved(ModelSpec spec, Path dir, Path adapter, String modelPrint, String adapterPrint) {}
+    record Resolved(ModelSpec spec, Path dir, Path adapter, String modelPrint, String adapterPrint) {
+        ModelIdentity identity() {
+            return new ModelIdentity(dir, adapter, modelPrint, adapterPrint);
+        }
+    }
 
     /** What an oracle's fingerprint starts with (its noise follows). */
-    static final String ORACLE_PRINT = "oracle-engine:";
+    static final String ORACLE_PRINT = OracleEngine.PRINT;
 
     private final RunPlan plan;
     private final PrintWriter log;
@@ -42,9 +47,6 @@ final class RunModels {
     private final Map<String, Resolved> resolved;
     /** Every cached model this run loaded (closed ones too), for the hit and miss counts. */
     private final List<CachedLanguageModel> cachedModels = new ArrayList<>();
-    /** What the oracle engine knows of the run: set once the database and scorer are open. */
-    private OracleKey oracleKey;
-    private Database oracleDb;
 
     private RunModels(RunPlan plan, PrintWriter log, ExperimentRunner.ModelSource source, Map<String, Resolved> resolved) {
         this.plan = plan;
@@ -56,34 +58,38 @@ final class RunModels {
     /**
      * Resolves (pulling a hub id if need be) and fingerprints every model a runnable cell uses, before any work: the
      * files that produced a run's rows are part of its identity, and resuming on changed weights would mix models.
-     * Then checks that each local model can run here (device, memory plan): a model that cannot is one line.
+     * Then checks that each model can run here (device, memory plan, the engine's refusals): a model that cannot is
+     * one line.
      */
     static RunModels resolve(RunPlan plan, PrintWriter log, ExperimentRunner.ModelSource source) {
         Map<String, Resolved> out = new LinkedHashMap<>();
         for (String id : plan.modelIds()) {
             ModelSpec spec = plan.experiment().models().get(id);
             if (spec.adapterMissing() || out.containsKey(id)) continue;
-            if (spec.oracle()) {
-                // no files: the noise is the instrument's identity
-                out.put(id, new Resolved(spec, null, null, ORACLE_PRINT + spec.oracleNoise(), ""));
-                continue;
-            }
-            if (spec.served()) {
-                // reachable, serving the model, the key accepted: checked here, before the run directory is made
-                try (OpenAiLanguageModel served = ServedModels.connect(id, spec.server())) {
-                    out.put(id, new Resolved(spec, null, null, served.identity(), ""));
-                }
-                continue;
-            }
-            Path dir = ModelLoader.resolve(spec.path(), log);
-            Path adapter = spec.hasAdapter() ? Path.of(spec.adapter()) : null;
-            out.put(id, new Resolved(spec, dir, adapter, Fingerprints.ofDirectory(dir),
-                    adapter == null ? "" : Fingerprints.ofDirectory(adapter)));
+            ModelIdentity identity = engine(spec).identify(spec.fields(id), context(plan, id, log, source, null));
+            out.put(id, new Resolved(spec, identity.dir(), identity.adapter(), identity.modelPrint(), identity.adapterPrint()));
         }
         out.forEach((id, m) -> {
-            if (!m.spec().served() && !m.spec().oracle()) ModelLoader.check(m.dir(), m.adapter(), plan.loadSpec(id));
+            Engine engine = engine(m.spec());
+            ModelFields fields = m.spec().fields(id);
+            // an override (ladder run --engine onnx) can give a model an engine that refuses what the file says
+            engine.check(fields);
+            engine.preflight(fields, m.identity(), context(plan, id, log, source, null));
         });
         return new RunModels(plan, log, source, out);
+    }
+
+    /** The engine of a model. */
+    static Engine engine(ModelSpec spec) {
+        return Engines.registry().find(spec.engine())
+                .orElseThrow(() -> new UserError("engine '" + spec.engine() + "' is not registered; known: "
+                        + String.join(", ", Engines.registry().names())));
+    }
+
+    /** What a run's engines may ask for: the workload of the model's rungs, the test hook, the scope's oracle key. */
+    private static EngineContext context(RunPlan plan, String id, PrintWriter log, ExperimentRunner.ModelSource source,
+                                         OracleScope scope) {
+        return EngineContext.of(id, log, plan.loadSpec(id).workload(), source, scope, plan.experiment().models().get(id).server());
     }
 
     Map<String, Resolved> resolved() {
@@ -94,26 +100,20 @@ final class RunModels {
         return resolved.containsKey(id);
     }
 
+    /**
+     * Whether a model answers for one database scope only (the oracle): loaded again for each scope, where any other
+     * model is loaded once and shared by every scope.
+     */
+    boolean perScope(String id) {
+        return engine(resolved.get(id).spec()).perScope();
+    }
+
     /** Why a rung does not run, or null when it does (its model resolved). */
     String skipReason(RungSpec rung) {
         if (resolved.containsKey(rung.model())) return null;
         ModelSpec m = plan.experiment().modelOf(rung);
         return m.adapterMissing() ? "no PEFT adapter at " + m.adapter() + " (models." + rung.model() + ".adapter)"
                 : "model " + rung.model() + " was not loaded";
-    }
-
-    /**
-     * Whether the model answers from one database scope's golds and database (the oracle), and so loads once per
-     * scope; every other model loads once and serves every scope.
-     */
-    boolean perScope(String id) {
-        return resolved.get(id).spec().oracle();
-    }
-
-    /** What the oracle engine answers from: a scope's golds and EX, on its database. */
-    void knowOracle(OracleKey key, Database db) {
-        this.oracleKey = key;
-        this.oracleDb = db;
     }
 
     static String fingerprintKey(String modelId, String field) {
@@ -147,47 +147,28 @@ final class RunModels {
         }
     }
 
-    /** Loads a resolved model, records where and how in environment.json, and wraps it in the cache if there is one. */
-    LanguageModel load(String id, GenerationCache cache, RunDirectory dir) {
+    /**
+     * Loads a resolved model with its engine, records where and how in environment.json, and wraps it in the cache if
+     * there is one and the engine's answers may be cached.
+     *
+     * @param oracle what the oracle engine answers from in the database scope this load serves (other engines ignore
+     *               it); a real model is loaded once and shared, the oracle once per scope ({@link #perScope})
+     */
+    LanguageModel load(String id, GenerationCache cache, RunDirectory dir, OracleScope oracle) {
         Resolved m = resolved.get(id);
-        ModelSpec spec = m.spec();
-        if (spec.oracle()) {
-            OracleModel oracle = new OracleModel(OracleNoise.parse(spec.oracleNoise()), oracleKey, oracleDb.schema(),
-                    oracleDb.dialect(), Pipelines.registry().oracleTeachers());
-            log.println("model " + id + ": " + OracleModel.DISCLAIMER + " (noise " + spec.oracleNoise() + ")");
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("models." + id + ".engine", ModelSpec.ORACLE);
-            env.put("models." + id + ".oracle_noise", spec.oracleNoise());
-            env.put("models." + id + ".oracle", OracleModel.DISCLAIMER);
-            RunEnvironment.addAbsent(dir, env);
-            // never cached: its answers cost nothing and depend on the item, which a prompt-keyed cache does not see
-            return oracle;
-        }
-        if (spec.served()) {
-            OpenAiLanguageModel served = ServedModels.connect(id, spec.server());
-            log.println("model " + id + ": " + served.name() + " served at " + served.endpoint().baseUrl()
-                    + " (" + served.endpoint().api().label() + ", prompt format " + served.promptFormat().name()
-                    + ", up to " + served.endpoint().maxConcurrent() + " requests in flight)");
-            RunEnvironment.addAbsent(dir, ServedModels.environment(id, served));
-            if (cache == null) return served;
-            return cached(new CachedLanguageModel(served, served.identity(), "", cache));
-        }
-        ModelLoader.Loaded loaded = source.load(m.dir(), m.adapter(), plan.loadSpec(id), log);
-        recordLoad(dir, id, loaded);
-        if (TinyModels.randomWeights(m.dir())) {
+        EngineLoad loaded = engine(m.spec()).load(m.spec().fields(id), m.identity(), context(plan, id, log, source, oracle));
+        Map<String, String> env = new TreeMap<>();
+        loaded.environment().forEach((k, v) -> env.put("models." + id + "." + k, v));
+        RunEnvironment.addAbsent(dir, env);
+        if (m.dir() != null && TinyModels.randomWeights(m.dir())) {
             log.println("model " + id + ": RANDOM WEIGHTS (made by 'ladder model make-tiny'): its numbers test the "
                     + "path, they are not results");
             RunEnvironment.addAbsent(dir, Map.of("models." + id + ".weights", RANDOM_WEIGHTS));
         }
         LanguageModel model = loaded.model();
-        if (cache == null) return model;
-        // dtype and device change the numbers (f16 on a GPU, f32 on a CPU): part of the model's identity
-        // the engine that loaded it, not the file's word for it: engine auto picks per machine, and the two engines'
-        // numbers differ
-        String cacheIdentity = m.modelPrint() + "/" + loaded.engine() + "/" + loaded.dtype() + "/"
-                + loaded.device().type()
-                + (m.adapter() != null && !spec.mergeBase().equals(ModelSpec.DEFAULT_MERGE_BASE) ? "/" + spec.mergeBase() : "");
-        return cached(new CachedLanguageModel(model, cacheIdentity, m.adapterPrint(), cache));
+        // never cached where the engine says so (the oracle: its answers depend on the item, which the cache does not see)
+        if (cache == null || loaded.cacheIdentity() == null) return model;
+        return cached(new CachedLanguageModel(model, loaded.cacheIdentity(), m.adapterPrint(), cache));
     }
 
     private LanguageModel cached(CachedLanguageModel model) {
@@ -206,32 +187,4 @@ final class RunModels {
 
     /** environment.json's {@code models.ID.weights} for a model make-tiny made. */
     static final String RANDOM_WEIGHTS = "random (ladder model make-tiny): a test of the path, not a model result";
-
-    /** Adds where and how a model was loaded to environment.json (the first start's values stay). */
-    private static void recordLoad(RunDirectory dir, String id, ModelLoader.Loaded loaded) {
-        Map<String, String> env = new TreeMap<>();
-        String p = "models." + id + ".";
-        env.put(p + "engine", loaded.engine());
-        env.put(p + "device", loaded.device().label());
-        env.put(p + "dtype", loaded.dtype());
-        // on a CPU the thread count is part of how the numbers were made (another count sums in another order)
-        if ("djl".equals(loaded.engine()) && !loaded.device().isGpu()) {
-            env.put(p + "cpu_threads", Integer.toString(DjlLanguageModel.cpuThreads()));
-            // the small-batch forms sum in another order than F.linear: which ones the load kept is part of it too
-            if (loaded.model() instanceof DjlLanguageModel djl) {
-                List<String> forms = djl.model().smallBatchPlan();
-                env.put(p + "small_batch_forms", forms.isEmpty() ? "off" : String.join("; ", forms));
-            }
-        }
-        if (loaded.report() != null && loaded.plan() != null) {
-            env.put(p + "load_millis", Long.toString(loaded.report().millis()));
-            env.put(p + "load_peak_anon_rss_bytes", Long.toString(loaded.report().peakAnonRssBytes()));
-            env.put(p + "weight_bytes", Long.toString(loaded.report().weightBytes()));
-            env.put(p + "load_warnings", Integer.toString(loaded.report().warnings().size()));
-            env.put(p + "memory_plan_bytes", Long.toString(loaded.plan().totalBytes()));
-            long budget = loaded.plan().budgetBytes();
-            env.put(p + "memory_budget_bytes", budget == ModelLoader.UNKNOWN_BUDGET ? "unknown" : Long.toString(budget));
-        }
-        RunEnvironment.addAbsent(dir, env);
-    }
 }

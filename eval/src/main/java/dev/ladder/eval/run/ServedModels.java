@@ -8,8 +8,6 @@ import dev.ladder.inference.openai.OpenAiLanguageModel;
 import dev.ladder.inference.openai.RetryPolicy;
 import dev.ladder.sql.db.UserError;
 import java.time.Duration;
-import java.util.Map;
-import java.util.TreeMap;
 
 /** Models an OpenAI-compatible server serves ({@code engine: openai}): connecting, and what a run records of them. */
 public final class ServedModels {
@@ -65,25 +63,5 @@ public final class ServedModels {
     static RetryPolicy retryPolicy(ServerSpec spec) {
         RetryPolicy d = RetryPolicy.DEFAULT;
         return new RetryPolicy(spec.retries(), d.initialDelay(), d.maxDelay());
-    }
-
-    /**
-     * What environment.json says about a served model: engine, server (host and port only: never a key, never a
-     * path), served name, endpoint, prompt format, and the server's version and weights' fingerprint when it reports
-     * them.
-     */
-    static Map<String, String> environment(String id, OpenAiLanguageModel model) {
-        Map<String, String> env = new TreeMap<>();
-        String p = "models." + id + ".";
-        OpenAiEndpoint e = model.endpoint();
-        env.put(p + "engine", "openai");
-        env.put(p + "server", e.hostAndPort());
-        env.put(p + "served_model", e.model());
-        env.put(p + "endpoint", e.api().label());
-        env.put(p + "prompt_format", model.promptFormat().name());
-        OpenAiLanguageModel.ServerInfo info = model.serverInfo();
-        env.put(p + "server_version", info.version() == null ? "not reported" : info.version());
-        if (info.fingerprint() != null) env.put(p + "server_fingerprint", info.fingerprint());
-        return env;
     }
 }

@@ -108,7 +108,9 @@ class EveryEngineCliTest {
     void flagsThatMeanNothingToTheEngineAreOneLine() throws Exception {
         Run unknown = LadderCliTest.run("generate", "--model", tiny.toString(), "--engine", "tensorrt", "x");
         assertThat(unknown.code()).isEqualTo(2);
-        assertThat(unknown.err().strip()).isEqualTo("ladder: --engine must be one of auto, djl, onnx, openai, got 'tensorrt'");
+        // the registered engines, the test sources' own (dev.ladder.example.engine) after the built-in ones
+        assertThat(unknown.err().strip()).startsWith("ladder: --engine must be one of auto, djl, onnx, openai, ")
+                .endsWith(", got 'tensorrt'").doesNotContain("oracle");
         Run noServer = LadderCliTest.run("ask", "classicmodels", "q", "--model", "m", "--engine", "openai");
         assertThat(noServer.code()).isEqualTo(2);
         assertThat(noServer.err()).contains("--engine openai needs --server URL").doesNotContain("\tat ");

@@ -364,7 +364,7 @@ class ExperimentLoaderTest {
         Experiment oracle = e.withModelOverride("oracle").withEngineOverride("djl");
         assertThat(oracle.models().values()).allMatch(ModelSpec::oracle);
         assertThatThrownBy(() -> e.withEngineOverride("openai")).isInstanceOf(ExperimentException.class)
-                .hasMessageContaining("unknown engine 'openai' for --engine; use djl, onnx, auto");
+                .hasMessageContaining("unknown engine 'openai' for --engine; use auto, djl, onnx");
 
         assertThat(e.withLimit(3).limit()).isEqualTo(3);
         assertThatThrownBy(() -> e.withLimit(0)).hasMessageContaining("limit: must be >= 1");

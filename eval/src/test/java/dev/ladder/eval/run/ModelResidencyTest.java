@@ -56,7 +56,7 @@ class ModelResidencyTest {
             loads.add(adapterDir == null ? "base" : "qlora");
             mostOpen = Math.max(mostOpen, open.incrementAndGet());
             LanguageModel counted = new WrappedModel(real.model(), () -> { }, open::decrementAndGet);
-            return new ModelLoader.Loaded(counted, real.device(), real.dtype(), real.plan(), real.report());
+            return new ModelLoader.Loaded(counted, real.device(), real.dtype(), real.plan(), real.report(), real.engine());
         }
     }
 

@@ -69,7 +69,7 @@ class RunFaultsTest {
             LanguageModel failing = new WrappedModel(real.model(), () -> {
                 if (calls.incrementAndGet() == n) throw failure.get();
             }, () -> { });
-            return new ModelLoader.Loaded(failing, real.device(), real.dtype(), real.plan(), real.report());
+            return new ModelLoader.Loaded(failing, real.device(), real.dtype(), real.plan(), real.report(), real.engine());
         };
     }
 

@@ -1,5 +1,7 @@
 package dev.ladder.eval.run;
 
+import dev.ladder.pipeline.oracle.OracleScope;
+
 /**
  * One model of a run as its database scopes see it: loaded once, at the first scope with work, and shared by every
  * scope; or, for an engine that answers from a scope's own golds and database (the oracle), loaded for each scope and
@@ -25,12 +27,12 @@ final class ScopedModel implements AutoCloseable {
     /** The model, counting its calls, for the work of {@code scoring}'s scope. */
     CallCounter in(DatabaseScopes.ScopeScoring scoring) {
         if (!models.perScope(id)) {
-            if (loaded == null) loaded = new CallCounter(models.load(id, cache, dir));
+            if (loaded == null) loaded = new CallCounter(models.load(id, cache, dir, null));
             return loaded;
         }
         close();
-        models.knowOracle(scopes.oracleKey(scoring.scope(), scoring.main()), scoring.scope().db());
-        loaded = new CallCounter(models.load(id, cache, dir));
+        OracleScope oracle = new OracleScope(scopes.oracleKey(scoring.scope(), scoring.main()), scoring.scope().db());
+        loaded = new CallCounter(models.load(id, cache, dir, oracle));
         return loaded;
     }
 

@@ -9,6 +9,7 @@ import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.bench.SpiderFormat;
+import dev.ladder.eval.bench.fetch.FetchedBenchmarks;
 import dev.ladder.eval.score.ExMode;
 import dev.ladder.eval.score.ExOptions;
 import dev.ladder.eval.score.ItemOutcome;
@@ -95,7 +96,8 @@ final class EvalCommand implements Callable<Integer> {
             description = "Relative tolerance for numbers, e.g. 1e-6 (default: exact).")
     double tolerance;
     @Option(names = "--suite", paramLabel = "DIR",
-            description = "Test suite for TS (default: the stored suite of the database, built by 'ladder testsuite build').")
+            description = "Test suite for TS (default: the stored suite of the database, built by 'ladder testsuite build'); for SQLite "
+                    + "databases a folder of the official suites, DIR/<db_id>/*.sqlite, or 'spider-ts' once fetched.")
     Path suite;
     @Option(names = "--no-suite", description = "Skip TS (reported as missing) even when a stored test suite exists.")
     boolean noSuite;
@@ -241,8 +243,10 @@ final class EvalCommand implements Callable<Integer> {
     private Scoring newScoring(String dbSpec, ExOptions options, List<Database> opened) {
         Database original = database.open(dbSpec);
         opened.add(original);
+        // a fetched suite by name (spider-ts), else a path
+        Path named = suite == null ? null : FetchedBenchmarks.suite(suite.toString()).orElse(suite);
         return ScoringSetup.create(original, options, noSuite ? ScoringSetup.Suite.NONE : ScoringSetup.Suite.STORED,
-                suite, opened, database.sqlMode());
+                named, opened, database.sqlMode());
     }
 
     private void printJson(List<Scored> rows, List<GoldError> goldErrors, ExOptions options) {

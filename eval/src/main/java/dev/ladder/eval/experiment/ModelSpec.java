@@ -48,6 +48,9 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
         Objects.requireNonNull(dtype, "dtype");
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(mergeBase, "mergeBase");
+        // the oracle's one field is its noise, which its path already holds in canonical form: one spelling of it,
+        // whether the file gave it, left it to its default or wrote another form ("low" or its key=value label)
+        if (ORACLE.equals(engine) && path.indexOf(':') >= 0) options = Map.of("noise", path.substring(path.indexOf(':') + 1));
         options = Collections.unmodifiableMap(new TreeMap<>(options));
     }
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.bench.ClassicModelsExemplars;
+import dev.ladder.eval.experiment.ClassicModelsExemplars;
 import dev.ladder.inference.ChatMessage;
 import dev.ladder.inference.PromptFormat;
 import dev.ladder.inference.text.PromptFormats;

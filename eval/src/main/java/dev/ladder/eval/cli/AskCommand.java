@@ -3,7 +3,7 @@ package dev.ladder.eval.cli;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.bench.ClassicModelsExemplars;
+import dev.ladder.eval.experiment.ClassicModelsExemplars;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.run.ExperimentRunner;

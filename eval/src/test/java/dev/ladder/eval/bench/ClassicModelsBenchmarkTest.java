@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.check.Coverage;
 import dev.ladder.eval.check.OrderCheck;
+import dev.ladder.eval.experiment.ClassicModelsExemplars;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.FixedExemplars;
 import dev.ladder.sql.db.Database;

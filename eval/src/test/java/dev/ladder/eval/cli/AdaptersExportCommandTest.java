@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.bench.Benchmark;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.bench.ClassicModelsExemplars;
+import dev.ladder.eval.experiment.ClassicModelsExemplars;
 import dev.ladder.inference.text.PromptFormats;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.ExemplarSelector;

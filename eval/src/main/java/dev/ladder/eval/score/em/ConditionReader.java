@@ -59,6 +59,7 @@ final class ConditionReader {
         static final Conditions NONE = new Conditions(List.of(), Set.of(), "");
     }
 
+    /** The condition tree of one clause (WHERE, HAVING, an ON), or of a condition written as a value. */
     Conditions read(Expression e, Ctx ctx) {
         List<CondUnit> leaves = new ArrayList<>();
         Set<String> connectors = new TreeSet<>();

@@ -19,7 +19,8 @@ import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
- * Streams tensors from the source straight into their place on the target device: each tensor (or fused group)
+ * Loads a {@link LlamaModel}'s weights: streams tensors from the source straight into their place on the target
+ * device, each projection a {@link Linear} (fused q/k/v and gate/up, int8 when asked). Each tensor (or fused group)
  * gets one uninitialised array on the target, filled block of rows by block of rows, every block staged in a
  * host buffer that is freed as soon as it is copied. Conversion and quantisation then run on the target. So the
  * host holds one block beyond the weights, and on a GPU not even the weights.
@@ -42,7 +43,7 @@ final class WeightLoader implements AutoCloseable {
     final boolean smallBatchForms;
 
     WeightLoader(ModelConfig config, WeightSource weights, NDManager target, DataType dtype, boolean int8,
-           boolean smallBatchForms) {
+                 boolean smallBatchForms) {
         this.config = config;
         this.weights = weights;
         this.target = target;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.inference.llm.WeightSource;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.HalfFloats;
@@ -19,14 +20,12 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -151,7 +150,7 @@ public final class AdapterMerger {
         } catch (IOException | UncheckedIOException e) {
             throw new AdapterException("cannot write merged model to " + out + ": " + e.getMessage(), e);
         } finally {
-            deleteTree(tmp);
+            FileTrees.deleteQuietly(tmp);
         }
     }
 
@@ -315,21 +314,6 @@ public final class AdapterMerger {
             return s.findAny().isEmpty();
         } catch (IOException e) {
             throw new AdapterException("cannot list " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void deleteTree(Path p) {
-        if (!Files.exists(p)) return;
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                try {
-                    Files.deleteIfExists(f);
-                } catch (DirectoryNotEmptyException ignored) {
-                    // raced with something else; leave it
-                }
-            }
-        } catch (IOException | UncheckedIOException ignored) {
-            // best effort
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.ladder.adapters.AdapterMerger;
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.adapters.PeftAdapter;
 import dev.ladder.adapters.TinyAdapters;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.sql.db.UserError;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -206,11 +206,7 @@ final class AdaptersCommand extends GroupCommand {
             } catch (AdapterException e) {
                 throw new UserError(e.getMessage(), e);
             } finally {
-                if (Files.exists(tmp)) {
-                    try (var files = Files.walk(tmp)) {
-                        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-                    }
-                }
+                FileTrees.deleteQuietly(tmp);
             }
             spec.commandLine().getOut().println(target);
             return 0;

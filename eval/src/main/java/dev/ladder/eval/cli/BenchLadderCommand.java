@@ -9,19 +9,17 @@ import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.eval.run.RunTimeEstimate;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -96,7 +94,7 @@ final class BenchLadderCommand implements Callable<Integer> {
             if (keep != null) out.println("sample run: " + keep);
             return 0;
         } finally {
-            deleteQuietly(work);
+            FileTrees.deleteQuietly(work);
         }
     }
 
@@ -129,19 +127,5 @@ final class BenchLadderCommand implements Callable<Integer> {
         if (s < 60) return s + " s";
         if (s < 3600) return (s / 60) + " min " + (s % 60) + " s";
         return (s / 3600) + " h " + ((s % 3600) / 60) + " min";
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // a temporary file left behind is harmless
-                }
-            });
-        } catch (IOException | UncheckedIOException ignored) {
-            // nothing to remove
-        }
     }
 }

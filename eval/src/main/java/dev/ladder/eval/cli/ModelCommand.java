@@ -10,6 +10,7 @@ import dev.ladder.inference.device.MemoryPlan;
 import dev.ladder.inference.device.MemoryRequest;
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.WeightFormat;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
@@ -25,13 +26,10 @@ import dev.ladder.inference.store.StoreException;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -256,7 +254,7 @@ final class ModelCommand extends GroupCommand {
                     }
                 }
             } finally {
-                deleteTree(tmp);
+                FileTrees.deleteQuietly(tmp);
             }
             spec.commandLine().getOut().printf(Locale.ROOT, "wrote %s model (%s, seed %d, %d parameters) to %s%n",
                     cliName(s), d.name().toLowerCase(Locale.ROOT), seed, s.parameters(), dir);
@@ -279,21 +277,6 @@ final class ModelCommand extends GroupCommand {
                         Files.delete(f);
                     }
                 }
-            }
-        }
-
-        private static void deleteTree(Path p) {
-            if (!Files.exists(p)) return;
-            try (Stream<Path> s = Files.walk(p)) {
-                for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                    try {
-                        Files.deleteIfExists(f);
-                    } catch (DirectoryNotEmptyException ignored) {
-                        // raced with something else; leave it
-                    }
-                }
-            } catch (IOException | UncheckedIOException ignored) {
-                // best effort
             }
         }
     }

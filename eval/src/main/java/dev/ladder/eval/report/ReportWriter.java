@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.experiment.Cell;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -122,7 +123,7 @@ public final class ReportWriter {
                 }
             }
         } finally {
-            deleteTree(staging);
+            FileTrees.delete(staging);
         }
     }
 
@@ -297,7 +298,7 @@ public final class ReportWriter {
                     .filter(p -> !writerAlive(p.getFileName().toString().substring(prefix.length())))
                     .toList();
         }
-        for (Path dir : stale) deleteTree(dir);
+        for (Path dir : stale) FileTrees.delete(dir);
     }
 
     /** {@code <pid>-<nanos>}: whether process pid still runs (an unreadable name counts as alive: not ours to judge). */
@@ -328,13 +329,6 @@ public final class ReportWriter {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) return;
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
         }
     }
 }

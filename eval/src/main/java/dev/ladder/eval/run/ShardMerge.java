@@ -8,9 +8,9 @@ import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -335,7 +335,7 @@ public final class ShardMerge {
             publish(staging, target);
             return rows[0];
         } catch (RuntimeException | Error e) {
-            deleteTree(staging);
+            FileTrees.deleteQuietly(staging);
             throw e;
         }
     }
@@ -411,16 +411,6 @@ public final class ShardMerge {
             }
         } catch (IOException e) {
             throw new UserError("cannot move the merged run to " + target + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Best effort after a failure: the failure is what the user needs to see; a hidden leftover is harmless. */
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) return;
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        } catch (IOException | UncheckedIOException ignored) {
-            // left as a hidden .NAME.merge-PID-NANOS directory beside the target
         }
     }
 }

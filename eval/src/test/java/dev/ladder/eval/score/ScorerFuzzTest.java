@@ -7,6 +7,7 @@ import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.score.em.ExactMatch;
 import dev.ladder.eval.testsuite.RandomDatabaseGenerator;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.Dialect;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Databases;
@@ -88,11 +89,7 @@ class ScorerFuzzTest {
         classicSuite.forEach(Database::close);
         opened.forEach(Database::close);
         for (long seed : SEEDS) RandomDatabaseGenerator.drop(EmbeddedMariaDb.shared(), PREFIX + seed);
-        if (sqliteDir != null) {
-            try (var files = Files.walk(sqliteDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        if (sqliteDir != null) FileTrees.deleteQuietly(sqliteDir);
     }
 
     @Test

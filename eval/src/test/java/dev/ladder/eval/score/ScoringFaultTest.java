@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.ladder.eval.bench.BenchmarkItem;
 import dev.ladder.eval.bench.Benchmarks;
 import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.db.ClassicModels;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
@@ -64,7 +65,7 @@ class ScoringFaultTest {
                 p.onExit().get(10, TimeUnit.SECONDS);
             }
         }
-        deleteTree(ROOT);
+        FileTrees.delete(ROOT);
     }
 
     @Test
@@ -124,13 +125,6 @@ class ScoringFaultTest {
             p.destroyForcibly(); // SIGKILL, as `kill -9`
             p.onExit().join();
         });
-    }
-
-    private static void deleteTree(Path dir) throws java.io.IOException {
-        if (!Files.exists(dir)) return;
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
     }
 
     /** The real database; before the {@code n}th execution of {@code sql} it runs {@code fault} once. */

@@ -9,26 +9,20 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.pytorch.engine.PtNDArray;
-import ai.djl.pytorch.engine.PtNDManager;
 import ai.djl.pytorch.jni.JniUtils;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.EngineLimits;
 import dev.ladder.inference.device.TorchRuntime;
-import dev.ladder.inference.model.DirectBuffers;
 import dev.ladder.inference.model.F16Clamp;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * A Llama-architecture decoder (Llama 3 / 3.1 / 3.2, SmolLM2, Qwen2) run with DJL NDArray ops on the PyTorch engine.
@@ -49,6 +43,8 @@ import java.util.function.Supplier;
  *       channel ({@code w ~= q * scale}); the matmul runs on the int8 matrix converted to the compute type and the
  *       output is multiplied by the scales. Embeddings, LM head and norms stay in the compute type.</li>
  * </ul>
+ *
+ * <p>Weights are streamed onto the device by {@link WeightLoader}; each projection is a {@link Linear}.
  *
  * <p>All op results attach to the manager of their input, so callers pass inputs created in a per-step sub-manager
  * and close it after the step; each layer's intermediates are freed at the end of the layer.
@@ -99,13 +95,6 @@ public final class LlamaModel implements AutoCloseable {
         NDArray[] attend(int layer, NDArray k, NDArray v);
     }
 
-    /**
-     * Host staging per copy: tensors are read from the file in row blocks of at most this many bytes, each copied to
-     * its place on the device and freed at once, so loading holds at most one block on the host besides the weights
-     * themselves (when they live there). Tests lower it.
-     */
-    static volatile long partBytes = 64L << 20;
-
     private final ModelConfig config;
     private final NDManager manager;
     private final DataType dtype;
@@ -124,7 +113,25 @@ public final class LlamaModel implements AutoCloseable {
     /** The plan the next forward passes use: the calibrated one, or null (the benchmark switches it off and on). */
     private volatile SmallBatchLinear.Plan plan;
 
-    private record Layer(NDArray inNorm, Linear qkv, Linear o, NDArray postNorm, Linear gateUp, Linear down) {}
+    /**
+     * One decoder layer (transformers' {@code LlamaDecoderLayer}): the RMSNorm before each block, self-attention and
+     * the gated MLP.
+     */
+    private record Layer(NDArray inputNorm, Attention attention, NDArray postAttentionNorm, Mlp mlp) {
+        List<Linear> projections() {
+            return List.of(attention.qkv, attention.o, mlp.gateUp, mlp.down);
+        }
+
+        long projectionBytes() {
+            return attention.qkv.bytes() + attention.o.bytes() + mlp.gateUp.bytes() + mlp.down.bytes();
+        }
+    }
+
+    /** Self-attention's projections: q/k/v fused into one matrix, and the output. */
+    private record Attention(Linear qkv, Linear o) {}
+
+    /** The SwiGLU MLP's projections: gate/up fused into one matrix, and down. */
+    private record Mlp(Linear gateUp, Linear down) {}
 
     private LlamaModel(ModelConfig config, NDManager manager, DataType dtype, int contextLength, NDArray embed,
                        NDArray lmHead, Linear lmHeadLinear, NDArray finalNorm, NDArray cos, NDArray sinSigned,
@@ -141,9 +148,7 @@ public final class LlamaModel implements AutoCloseable {
         this.sinSigned = sinSigned;
         this.layers = layers;
         long bytes = lmHead.size() * lmHead.getDataType().getNumOfBytes() + finalNorm.size() * 4L;
-        for (Layer l : layers) {
-            bytes += l.qkv.bytes() + l.o.bytes() + l.gateUp.bytes() + l.down.bytes() + 2L * l.inNorm.size() * 4;
-        }
+        for (Layer l : layers) bytes += l.projectionBytes() + 2L * l.inputNorm.size() * 4;
         this.weightBytesPerToken = bytes;
         this.loadReport = loadReport;
     }
@@ -152,9 +157,7 @@ public final class LlamaModel implements AutoCloseable {
     private static long heldBytes(NDArray embed, NDArray lmHead, NDArray finalNorm, NDArray cos, NDArray sin,
                                   Layer[] layers) {
         long bytes = bytes(embed) + (lmHead == embed ? 0 : bytes(lmHead)) + bytes(finalNorm) + bytes(cos) + bytes(sin);
-        for (Layer l : layers) {
-            bytes += bytes(l.inNorm) + bytes(l.postNorm) + l.qkv.bytes() + l.o.bytes() + l.gateUp.bytes() + l.down.bytes();
-        }
+        for (Layer l : layers) bytes += bytes(l.inputNorm) + bytes(l.postAttentionNorm) + l.projectionBytes();
         return bytes;
     }
 
@@ -178,7 +181,7 @@ public final class LlamaModel implements AutoCloseable {
         Engine engine = TorchRuntime.engine();
         NDManager manager = engine.newBaseManager(device);
         try (HostMemory.PeakSampler memory = HostMemory.sampler(Duration.ofMillis(5));
-             Loader ld = new Loader(config, weights, manager, dtypeFor(options.precision(), device), options.int8(),
+             WeightLoader ld = new WeightLoader(config, weights, manager, dtypeFor(options.precision(), device), options.int8(),
                      !device.isGpu())) {
             DataType dtype = ld.dtype;
             int ctx = options.maxContext() > 0 ? Math.min(options.maxContext(), config.maxPositions())
@@ -202,11 +205,11 @@ public final class LlamaModel implements AutoCloseable {
                 Linear gateUp = ld.linear(new String[] {p + "mlp.gate_proj", p + "mlp.up_proj"},
                         new int[] {config.intermediateSize(), config.intermediateSize()}, d, false);
                 Linear down = ld.linear(new String[] {p + "mlp.down_proj"}, new int[] {d}, config.intermediateSize(), false);
-                layers[i] = new Layer(ld.norm(p + "input_layernorm.weight"), qkv, o,
-                        ld.norm(p + "post_attention_layernorm.weight"), gateUp, down);
+                layers[i] = new Layer(ld.norm(p + "input_layernorm.weight"), new Attention(qkv, o),
+                        ld.norm(p + "post_attention_layernorm.weight"), new Mlp(gateUp, down));
                 memory.sample();
             }
-            Dense head = ld.dense(lmHead, null);
+            Linear.Dense head = ld.dense(lmHead, null);
             SmallBatchLinear.Plan plan = null;
             if (options.smallBatchForms() && ld.smallBatchForms) {
                 var byShape = blockedByShape(layers, head);
@@ -237,10 +240,10 @@ public final class LlamaModel implements AutoCloseable {
     private static Map<String, List<SmallBatchLinear.Blocked>> blockedByShape(Layer[] layers, Linear lmHead) {
         Map<String, List<SmallBatchLinear.Blocked>> byShape = new LinkedHashMap<>();
         List<Linear> all = new ArrayList<>();
-        for (Layer l : layers) all.addAll(List.of(l.qkv, l.o, l.gateUp, l.down));
+        for (Layer l : layers) all.addAll(l.projections());
         all.add(lmHead);
         for (Linear linear : all) {
-            if (linear instanceof Dense d && d.blocked() != null) {
+            if (linear instanceof Linear.Dense d && d.blocked() != null) {
                 byShape.computeIfAbsent(d.blocked().shapeKey(), k -> new ArrayList<>()).add(d.blocked());
             }
         }
@@ -369,15 +372,30 @@ public final class LlamaModel implements AutoCloseable {
         return allLogits ? logits : logits.reshape(b, config.vocabSize());
     }
 
+    /**
+     * One decoder layer, as transformers' {@code LlamaDecoderLayer} and llama3.java's {@code forward} read: input
+     * norm, self-attention, residual; post-attention norm, MLP, residual.
+     */
     private NDArray layer(int index, Layer l, NDArray x, NDArray cosP, NDArray sinP, NDArray mask, KvSink kv,
                           long b, long t, SmallBatchLinear.Plan forms) {
+        NDArray attended = attention(index, l.attention, rmsNorm(x, l.inputNorm), cosP, sinP, mask, kv, b, t, forms);
+        NDArray x1 = x.add(attended);
+        return x1.add(mlp(l.mlp, rmsNorm(x1, l.postAttentionNorm), forms));
+    }
+
+    /**
+     * Grouped-query self-attention of the normed hidden states {@code h} {@code [B, T, hidden]}: q/k/v projections,
+     * RoPE on q and k, the new keys and values handed to {@code kv}, attention over what it returns, the output
+     * projection. Returns {@code [B, T, hidden]}.
+     */
+    private NDArray attention(int index, Attention a, NDArray h, NDArray cosP, NDArray sinP, NDArray mask, KvSink kv,
+                              long b, long t, SmallBatchLinear.Plan forms) {
         int hd = config.headDim();
         int nh = config.numHeads();
         int nkv = config.numKvHeads();
         int groups = nh / nkv;
 
-        NDArray h = rmsNorm(x, l.inNorm);
-        NDArray qkv = l.qkv.apply(h, forms);                        // [B, T, (H + 2KV) hd]
+        NDArray qkv = a.qkv.apply(h, forms);                        // [B, T, (H + 2KV) hd]
         NDArray qk = Ops.slice(qkv, 2, 0, (long) (nh + nkv) * hd).reshape(b, t, nh + nkv, hd);
         NDArray v = Ops.slice(qkv, 2, (long) (nh + nkv) * hd, (long) (nh + 2 * nkv) * hd).reshape(b, t, nkv, hd);
         qk = rope(qk, cosP, sinP, hd);
@@ -385,48 +403,55 @@ public final class LlamaModel implements AutoCloseable {
         NDArray k = Ops.slice(qk, 2, nh, nh + nkv).transpose(0, 2, 1, 3);   // [B, KV, T, hd]
         v = v.transpose(0, 2, 1, 3);
         NDArray[] keysValues = kv.attend(index, k, v);
-        NDArray keys = keysValues[0];
-        NDArray values = keysValues[1];
-        long len = keys.getShape().get(2);
+        NDArray heads = attendInBlocks(q.mul(1.0 / Math.sqrt(hd)), keysValues[0], keysValues[1], mask, b, t);
+        NDArray attn = heads.reshape(b, nh, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) nh * hd);
+        return a.o.apply(attn, forms);
+    }
 
-        q = q.mul(1.0 / Math.sqrt(hd));
+    /**
+     * Attention of the scaled queries {@code [B, KV, G*T, hd]} over {@code keys} and {@code values}
+     * {@code [B, KV, L, hd]}; returns the heads {@code [B, KV, G*T, hd]} (or {@code [B, KV, G, T, hd]}, the same
+     * elements). A long prefill attends in blocks of queries, each block's scores freed before the next: the scores
+     * ({@code [B, H, T, L]}, 12 bytes each with the mask and softmax copies) would otherwise dominate a GPU's memory.
+     */
+    private NDArray attendInBlocks(NDArray q, NDArray keys, NDArray values, NDArray mask, long b, long t) {
+        int hd = config.headDim();
+        int nh = config.numHeads();
+        int nkv = config.numKvHeads();
+        int groups = nh / nkv;
+        long len = keys.getShape().get(2);
         NDArray keysT = keys.transpose(0, 1, 3, 2);
         long block = queryBlock(b, nh, t, len);
-        NDArray heads;                                                           // [B, KV, G*T, hd]
-        if (block >= t) {
-            heads = attend(q, keysT, values, mask, b, nkv, groups, t, len);
-        } else {
-            // a long prefill attends in blocks of queries, each block's scores freed before the next: the scores
-            // ([B, H, T, L], 12 bytes each with the mask and softmax copies) would otherwise dominate a GPU's memory
-            NDManager layerManager = q.getManager();
-            NDArray q5 = q.reshape(b, nkv, groups, t, hd);
-            NDList blocks = new NDList();
-            for (long from = 0; from < t; from += block) {
-                long to = Math.min(t, from + block);
-                try (NDManager bm = layerManager.newSubManager()) {
-                    NDArray qb = Ops.slice(q5, 3, from, to).reshape(b, nkv, groups * (to - from), hd);
-                    qb.attach(bm);
-                    NDArray mb = mask == null ? null : rowsOf(mask, t, from, to);
-                    if (mb != null) mb.attach(bm);
-                    NDArray out = attend(qb, keysT, values, mb, b, nkv, groups, to - from, len)
-                            .reshape(b, nkv, groups, to - from, hd);
-                    out.attach(layerManager);
-                    blocks.add(out);
-                }
+        if (block >= t) return attend(q, keysT, values, mask, b, nkv, groups, t, len);
+        NDManager layerManager = q.getManager();
+        NDArray q5 = q.reshape(b, nkv, groups, t, hd);
+        NDList blocks = new NDList();
+        for (long from = 0; from < t; from += block) {
+            long to = Math.min(t, from + block);
+            try (NDManager bm = layerManager.newSubManager()) {
+                NDArray qb = Ops.slice(q5, 3, from, to).reshape(b, nkv, groups * (to - from), hd);
+                qb.attach(bm);
+                NDArray mb = mask == null ? null : rowsOf(mask, t, from, to);
+                if (mb != null) mb.attach(bm);
+                NDArray out = attend(qb, keysT, values, mb, b, nkv, groups, to - from, len)
+                        .reshape(b, nkv, groups, to - from, hd);
+                out.attach(layerManager);
+                blocks.add(out);
             }
-            heads = NDArrays.concat(blocks, 3);                 // [B, KV, G, T, hd]
-            blocks.close();
         }
-        NDArray attn = heads.reshape(b, nh, t, hd).transpose(0, 2, 1, 3).reshape(b, t, (long) nh * hd);
-        NDArray x1 = x.add(l.o.apply(attn, forms));
+        NDArray heads = NDArrays.concat(blocks, 3);                 // [B, KV, G, T, hd]
+        blocks.close();
+        return heads;
+    }
 
-        NDArray h2 = rmsNorm(x1, l.postNorm);
-        NDArray gu = l.gateUp.apply(h2, forms);                     // [B, T, 2I]
+    /** The SwiGLU MLP of the normed hidden states {@code h}: {@code down(silu(gate(h)) * up(h))}. */
+    private NDArray mlp(Mlp m, NDArray h, SmallBatchLinear.Plan forms) {
+        NDArray gu = m.gateUp.apply(h, forms);                      // [B, T, 2I]
         long inter = config.intermediateSize();
         NDArray gate = Ops.slice(gu, 2, 0, inter);
         NDArray up = Ops.slice(gu, 2, inter, 2 * inter);
         NDArray act = gate.mul(Ops.sigmoid(gate)).mul(up);
-        return x1.add(l.down.apply(act, forms));
+        return m.down.apply(act, forms);
     }
 
     /**
@@ -489,244 +514,6 @@ public final class LlamaModel implements AutoCloseable {
     @Override
     public void close() {
         manager.close();
-    }
-
-    // ------------------------------------------------------------------------------------------------ linear layers
-
-    /** A projection {@code y = x W^T (+ b)}. */
-    interface Linear {
-        /** @param plan the small-batch forms to use where this projection has them; null: always F.linear */
-        NDArray apply(NDArray x, SmallBatchLinear.Plan plan);
-
-        long bytes();
-    }
-
-    /** A float projection; {@code blocked} (null when off) runs the few rows of a decode step (SmallBatchLinear). */
-    private record Dense(NDArray w, NDArray bias, SmallBatchLinear.Blocked blocked) implements Linear {
-        @Override
-        public NDArray apply(NDArray x, SmallBatchLinear.Plan plan) {
-            if (blocked == null || plan == null) return Ops.linear(x, w, bias);
-            long rows = x.getShape().size() / w.getShape().get(1);
-            SmallBatchLinear.Form form = plan.formFor(blocked, rows);
-            if (form == SmallBatchLinear.Form.LINEAR) return Ops.linear(x, w, bias);
-            NDArray y = blocked.apply(x, form);
-            return bias == null ? y : y.add(bias);
-        }
-
-        @Override
-        public long bytes() {
-            return w.size() * w.getDataType().getNumOfBytes() + (bias == null ? 0 : bias.size() * bias.getDataType().getNumOfBytes());
-        }
-    }
-
-    /** Int8 weights, one scale per output row: {@code y = (x (q)^T) * scale (+ b)}. */
-    private record Int8(NDArray q, NDArray scale, NDArray bias, DataType dtype) implements Linear {
-        @Override
-        public NDArray apply(NDArray x, SmallBatchLinear.Plan plan) {
-            NDArray w = q.toType(dtype, false);
-            w.attach(x.getManager());
-            NDArray y = Ops.linear(x, w, null).mul(scale);
-            return bias == null ? y : y.add(bias);
-        }
-
-        @Override
-        public long bytes() {
-            return q.size() + scale.size() * scale.getDataType().getNumOfBytes()
-                    + (bias == null ? 0 : bias.size() * bias.getDataType().getNumOfBytes());
-        }
-    }
-
-    /**
-     * Streams tensors from the source straight into their place on the target device: each tensor (or fused group)
-     * gets one uninitialised array on the target, filled block of rows by block of rows, every block staged in a
-     * host buffer that is freed as soon as it is copied. Conversion and quantisation then run on the target. So the
-     * host holds one block beyond the weights, and on a GPU not even the weights.
-     */
-    private static final class Loader implements AutoCloseable {
-        private final ModelConfig config;
-        private final WeightSource weights;
-        private final NDManager target;
-        private final NDManager cpu;
-        final DataType dtype;
-        private final boolean int8;
-        final boolean smallBatchForms;
-
-        Loader(ModelConfig config, WeightSource weights, NDManager target, DataType dtype, boolean int8,
-               boolean smallBatchForms) {
-            this.config = config;
-            this.weights = weights;
-            this.target = target;
-            this.dtype = dtype;
-            this.int8 = int8;
-            // measured for float32 weights on a CPU only (SmallBatchLinear)
-            this.smallBatchForms = smallBatchForms && dtype == DataType.FLOAT32;
-            this.cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch");
-        }
-
-        private long[] checkedShape(String name, long... shape) {
-            if (!weights.contains(name)) throw new ModelException("the weights " + weights + " have no tensor '" + name + "'");
-            long[] actual = weights.shape(name);
-            if (!Arrays.equals(actual, shape)) {
-                throw new ModelException("tensor '" + name + "' has shape " + Arrays.toString(actual)
-                        + ", the config implies " + Arrays.toString(shape));
-            }
-            return actual;
-        }
-
-        /**
-         * Tensors stacked along dimension 0 (one tensor, or the parts of a fused matrix) as one new array of
-         * {@code type} (float16 or float32) on the target.
-         */
-        private NDArray read(String[] names, long[][] shapes, DataType type) {
-            long rows = 0;
-            for (int i = 0; i < names.length; i++) {
-                checkedShape(names[i], shapes[i]);
-                rows += shapes[i][0];   // Llama has no scalar tensors: every shape the config implies has rows
-            }
-            long[] outShape = shapes[0].clone();
-            outShape[0] = rows;
-            NDArray out = JniUtils.createEmptyNdArray((PtNDManager) target, new Shape(outShape),
-                    type, target.getDevice(), SparseFormat.DENSE);
-            try {
-                long at = 0;
-                for (int i = 0; i < names.length; i++) at = fill(out, at, names[i], shapes[i]);
-                return out;
-            } catch (RuntimeException e) {
-                out.close();
-                throw e;
-            }
-        }
-
-        /** Copies one tensor into rows {@code [at, ...)} of {@code out}, block by block; returns the next row. */
-        private long fill(NDArray out, long at, String name, long[] shape) {
-            boolean half = out.getDataType() == DataType.FLOAT16;
-            long numel = 1;
-            for (long d : shape) numel *= d;
-            long rowElems = shape[0] == 0 ? 0 : numel / shape[0];
-            long rowsPerPart = numel * (half ? 2 : 4) <= partBytes ? shape[0]
-                    : Math.max(1, partBytes / (rowElems * (half ? 2 : 4)));
-            for (long first = 0; first < shape[0]; first += rowsPerPart) {
-                long n = Math.min(rowsPerPart, shape[0] - first);
-                long[] partShape = shape.clone();
-                partShape[0] = n;
-                boolean whole = n == shape[0];
-                long f = first;
-                ByteBuffer f16 = !half ? null : whole ? weights.float16(name) : weights.float16Rows(name, first, n);
-                copy(out, at + first, n, f16,
-                        () -> whole ? weights.float32(name) : weights.float32Rows(name, f, n), partShape);
-            }
-            return at + shape[0];
-        }
-
-        /**
-         * One staged block into rows {@code [at, at + rows)} of {@code out}: float16 bytes when the source had them,
-         * else float32 bytes, converted to the array's type on the way. The staging buffer is freed here.
-         */
-        private void copy(NDArray out, long at, long rows, ByteBuffer f16, Supplier<ByteBuffer> f32,
-                          long[] partShape) {
-            ByteBuffer buf = f16 != null ? f16 : f32.get();
-            try (NDManager stage = cpu.newSubManager()) {
-                NDArray part = stage.create(buf, new Shape(partShape), f16 != null ? DataType.FLOAT16 : DataType.FLOAT32);
-                if (part.getDataType() != out.getDataType()) part = part.toType(out.getDataType(), false);
-                if (!part.getDevice().equals(out.getDevice())) part = part.toDevice(out.getDevice(), false);
-                long[] lo = new long[partShape.length];
-                long[] hi = out.getShape().getShape().clone();
-                long[] step = new long[lo.length];
-                Arrays.fill(step, 1);
-                lo[0] = at;
-                hi[0] = at + rows;
-                JniUtils.indexSet((PtNDArray) out, (PtNDArray) part, lo, hi, step);
-                // done with buf: to() and index_put_ from host memory return once the data is copied
-            } finally {
-                DirectBuffers.free(buf);
-            }
-        }
-
-        /** An array of {@code type} from one of the staged type, the staged one closed. */
-        private static NDArray convert(NDArray a, DataType type) {
-            if (a.getDataType() == type) return a;
-            NDArray c = a.toType(type, false);
-            a.close();
-            return c;
-        }
-
-        NDArray dense(String name, long rows, long cols) {
-            return convert(read(new String[] {name}, new long[][] {{rows, cols}}, dtype), dtype);
-        }
-
-        /** A projection over {@code w} {@code [out, in]}, blocked for small batches where that is on. */
-        Dense dense(NDArray w, NDArray bias) {
-            return new Dense(w, bias, smallBatchForms ? SmallBatchLinear.Blocked.of(w) : null);
-        }
-
-        NDArray norm(String name) {
-            return read(new String[] {name}, new long[][] {{config.hiddenSize()}}, DataType.FLOAT32);
-        }
-
-        NDArray create(float[] data, Shape shape, DataType type) {
-            try (NDManager stage = cpu.newSubManager()) {
-                NDArray typed = stage.create(data, shape).toType(type, false);
-                // an array made from Java data borrows a buffer of DJL's: copy it into memory of PyTorch's own
-                NDArray a = typed.getDevice().equals(target.getDevice()) ? typed.duplicate()
-                        : typed.toDevice(target.getDevice(), true);
-                a.attach(target);
-                return a;
-            }
-        }
-
-        Linear linear(String[] prefixes, int[] outs, int in, boolean bias) {
-            DataType staged = dtype == DataType.FLOAT16 && !int8 ? DataType.FLOAT16 : DataType.FLOAT32;
-            String[] ws = new String[prefixes.length];
-            String[] bs = new String[prefixes.length];
-            long[][] wShapes = new long[prefixes.length][];
-            long[][] bShapes = new long[prefixes.length][];
-            for (int i = 0; i < prefixes.length; i++) {
-                ws[i] = prefixes[i] + ".weight";
-                bs[i] = prefixes[i] + ".bias";
-                wShapes[i] = new long[] {outs[i], in};
-                bShapes[i] = new long[] {outs[i]};
-            }
-            NDArray w = read(ws, wShapes, staged);
-            NDArray b = null;
-            try {
-                if (bias) b = convert(read(bs, bShapes, staged), dtype);
-                if (!int8) return dense(convert(w, dtype), b);
-                return quantise(w, b);
-            } catch (RuntimeException e) {
-                w.close();
-                if (b != null) b.close();
-                throw e;
-            }
-        }
-
-        /**
-         * Symmetric per-row int8 of a float32 matrix on the target: {@code scale = max|w_row| / 127},
-         * {@code q = round(w / scale)}. Each intermediate is freed as soon as the next exists; {@code w} too.
-         */
-        private Int8 quantise(NDArray w, NDArray b) {
-            NDArray abs = w.abs();
-            NDArray max = abs.max(new int[] {1}, true);
-            abs.close();
-            NDArray s127 = max.div(127f);
-            max.close();
-            NDArray scale = s127.maximum(1e-12f);
-            s127.close();
-            NDArray divided = w.div(scale);
-            w.close();
-            NDArray rounded = divided.round();
-            divided.close();
-            NDArray clipped = rounded.clip(-127, 127);
-            rounded.close();
-            NDArray q = convert(clipped, DataType.INT8);
-            NDArray typedScale = convert(scale.reshape(-1), dtype);
-            scale.close();   // a view of it may live on in typedScale: PyTorch's storage, reference-counted
-            return new Int8(q, typedScale, b, dtype);
-        }
-
-        @Override
-        public void close() {
-            cpu.close();
-        }
     }
 
     /** Thin wrappers over PyTorch ops that DJL's NDArray interface does not expose directly. */

@@ -4,24 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
-import java.io.OutputStream;
-import java.net.HttpURLConnection;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,6 +33,7 @@ import java.util.stream.Stream;
  * {@code {endpoint}/{repo}/resolve/{commit}/{file}} into {@code <file>.part}: an interrupted download resumes with an
  * HTTP Range request, a finished one is checked against the size and SHA-256 (or git blob id) the hub listed and only
  * then renamed into place. {@code ladder-pull.json} is written last; a directory without it is an unfinished pull.
+ * This class keeps the local layout (directories, manifests, what to pull); {@link HubClient} talks to the hub.
  *
  * <p>Environment: {@code HF_ENDPOINT} (default {@value #DEFAULT_ENDPOINT}; system property {@code ladder.hf.endpoint}
  * overrides it), {@code HF_TOKEN} or {@code HUGGING_FACE_HUB_TOKEN} (else the token file {@code huggingface-cli login}
@@ -64,19 +53,10 @@ public final class ModelStore {
     private static final String LOCK_FILE = ".ladder-pull.lock";
     private static final Pattern REPO_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}");
     private static final Pattern REVISION = Pattern.compile("[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*");
-    private static final Pattern HEX40 = Pattern.compile("[0-9a-f]{40}");
-    private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
-    private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
-    private static final int MAX_REDIRECTS = 10;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path modelsDir;
-    private final String endpoint;
-    private final String token;
-    private final int retries;
-    private final long retryDelayMillis;
-    private final int connectTimeoutMillis;
-    private final int readTimeoutMillis;
+    private final HubClient hub;
 
     /**
      * @param modelsDir where pulled models go (normally {@code <cache>/models})
@@ -84,23 +64,12 @@ public final class ModelStore {
      * @param token     bearer token for the hub, or null
      */
     public ModelStore(Path modelsDir, String endpoint, String token) {
-        this(modelsDir, endpoint, token, 3, 2000, 30_000, 120_000);
+        this(modelsDir, new HubClient(endpoint, token));
     }
 
-    private ModelStore(Path modelsDir, String endpoint, String token, int retries, long retryDelayMillis,
-                       int connectTimeoutMillis, int readTimeoutMillis) {
+    private ModelStore(Path modelsDir, HubClient hub) {
         this.modelsDir = modelsDir.toAbsolutePath();
-        String e = Objects.requireNonNull(endpoint, "endpoint").strip();
-        while (e.endsWith("/")) e = e.substring(0, e.length() - 1);
-        if (!e.startsWith("http://") && !e.startsWith("https://")) {
-            throw new StoreException("hub endpoint must be an http(s) URL, got '" + endpoint + "' (HF_ENDPOINT)");
-        }
-        this.endpoint = e;
-        this.token = token == null || token.isBlank() ? null : token.strip();
-        this.retries = retries;
-        this.retryDelayMillis = retryDelayMillis;
-        this.connectTimeoutMillis = connectTimeoutMillis;
-        this.readTimeoutMillis = readTimeoutMillis;
+        this.hub = hub;
     }
 
     /** The store under {@link StorePaths#modelsDir()}, with endpoint and token from the environment. */
@@ -114,7 +83,7 @@ public final class ModelStore {
      */
     public ModelStore withRetries(int count, long delayMillis) {
         if (count < 0 || delayMillis < 0) throw new IllegalArgumentException("retries and delay must be >= 0");
-        return new ModelStore(modelsDir, endpoint, token, count, delayMillis, connectTimeoutMillis, readTimeoutMillis);
+        return new ModelStore(modelsDir, hub.withRetries(count, delayMillis));
     }
 
     public Path modelsDir() {
@@ -122,7 +91,7 @@ public final class ModelStore {
     }
 
     public String endpoint() {
-        return endpoint;
+        return hub.endpoint();
     }
 
     static String environmentEndpoint() {
@@ -299,34 +268,7 @@ public final class ModelStore {
         checkRepoId(repoId);
         String rev = revision == null ? DEFAULT_REVISION : revision;
         checkRevision(rev);
-        URI uri = URI.create(endpoint + "/api/models/" + repoId + "/revision/" + encodeSegment(rev) + "?blobs=true");
-        HttpURLConnection c = open(uri, -1, repoId, rev, null);
-        JsonNode root;
-        try (InputStream in = c.getInputStream()) {
-            root = JSON.readTree(in);
-        } catch (IOException e) {
-            throw new IOException("could not read the hub's file list for " + repoId + "@" + rev + ": " + e.getMessage(), e);
-        } finally {
-            c.disconnect();
-        }
-        String commit = root.hasNonNull("sha") ? root.get("sha").asText() : null;
-        if (commit != null && !HEX40.matcher(commit).matches()) commit = null;
-        List<HubFile> files = new ArrayList<>();
-        JsonNode siblings = root.path("siblings");
-        if (!siblings.isArray()) throw new IOException("the hub's answer for " + repoId + "@" + rev + " has no file list (siblings)");
-        for (JsonNode s : siblings) {
-            String name = s.path("rfilename").asText(null);
-            if (name == null || name.isEmpty()) continue;
-            JsonNode lfs = s.path("lfs");
-            long size = lfs.hasNonNull("size") ? lfs.get("size").asLong(-1) : s.hasNonNull("size") ? s.get("size").asLong(-1) : -1;
-            String sha = lfs.hasNonNull("sha256") ? lfs.get("sha256").asText().toLowerCase(Locale.ROOT) : null;
-            if (sha != null && !HEX64.matcher(sha).matches()) sha = null;
-            String blob = !lfs.isMissingNode() && !lfs.isNull() ? null
-                    : s.hasNonNull("blobId") ? s.get("blobId").asText().toLowerCase(Locale.ROOT) : null;
-            if (blob != null && (!HEX40.matcher(blob).matches() || size < 0)) blob = null;
-            files.add(new HubFile(name, size, sha, blob));
-        }
-        return new Listing(commit, files);
+        return hub.list(repoId, rev);
     }
 
     // ---------------------------------------------------------------------------------------------------- pull
@@ -396,7 +338,7 @@ public final class ModelStore {
                 PullManifest.Entry e = present(dir, index, old, listing.commit());
                 if (e == null) {
                     invalidate(dir);
-                    e = fetchWithRetries(repoId, fileRev, index, dir, ProgressListener.NONE);
+                    e = hub.fetchWithRetries(repoId, fileRev, index, dir, ProgressListener.NONE);
                     fetchedEarly.add(INDEX);
                 }
                 done.put(INDEX, e);
@@ -426,7 +368,7 @@ public final class ModelStore {
                     continue;
                 }
                 invalidate(dir);
-                e = fetchWithRetries(repoId, fileRev, f, dir, l);
+                e = hub.fetchWithRetries(repoId, fileRev, f, dir, l);
                 done.put(f.name(), e);
                 l.fileFinished(f.name(), e.size(), false);
             }
@@ -441,7 +383,7 @@ public final class ModelStore {
                 }
             }
             List<PullManifest.Entry> entries = plan.stream().map(f -> done.get(f.name())).toList();
-            PullManifest manifest = new PullManifest(repoId, rev, listing.commit(), endpoint, Instant.now(), entries,
+            PullManifest manifest = new PullManifest(repoId, rev, listing.commit(), hub.endpoint(), Instant.now(), entries,
                     export == null ? null : export.variant(), export == null ? null : export.file());
             boolean same = old.isPresent() && old.get().files().equals(entries) && Objects.equals(old.get().commit(), listing.commit())
                     && Objects.equals(old.get().onnxFile(), manifest.onnxFile())
@@ -506,7 +448,7 @@ public final class ModelStore {
             }
         }
         if (f.sha256() == null && f.blobId() == null) return null;
-        Digests d = Digests.of(f);
+        FileDigests d = FileDigests.of(f);
         try (InputStream in = Files.newInputStream(target)) {
             byte[] buf = new byte[1 << 16];
             for (int n; (n = in.read(buf)) > 0; ) d.update(buf, 0, n);
@@ -514,273 +456,5 @@ public final class ModelStore {
         if (f.sha256() != null && !f.sha256().equals(d.sha256())) return null;
         if (f.blobId() != null && !f.blobId().equals(d.gitBlob())) return null;
         return new PullManifest.Entry(f.name(), size, d.sha256());
-    }
-
-    private PullManifest.Entry fetchWithRetries(String repoId, String fileRev, HubFile f, Path dir, ProgressListener l)
-            throws IOException {
-        boolean restartedAfterMismatch = false;
-        for (int attempt = 0; ; attempt++) {
-            try {
-                return fetch(repoId, fileRev, f, dir, l);
-            } catch (ChecksumMismatch e) {
-                // a part file from an older revision of the file: start over once
-                if (e.resumed && !restartedAfterMismatch) {
-                    restartedAfterMismatch = true;
-                    continue;
-                }
-                throw e;
-            } catch (StoreException e) {
-                throw e;
-            } catch (IOException e) {
-                if (attempt >= retries) throw e;
-                try {
-                    Thread.sleep(retryDelayMillis * (attempt + 1));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("pull interrupted");
-                }
-            }
-        }
-    }
-
-    /** A downloaded file does not match what the hub listed; its part file has been removed. */
-    static final class ChecksumMismatch extends IOException {
-        private static final long serialVersionUID = 1L;
-        final transient boolean resumed;
-
-        ChecksumMismatch(String message, boolean resumed) {
-            super(message);
-            this.resumed = resumed;
-        }
-    }
-
-    /** Downloads one file into {@code <name>.part}, resuming what is there, checks it and renames it into place. */
-    private PullManifest.Entry fetch(String repoId, String fileRev, HubFile f, Path dir, ProgressListener l) throws IOException {
-        Path target = dir.resolve(f.name());
-        Path part = dir.resolve(f.name() + ".part");
-        Files.createDirectories(target.getParent()); // an ONNX export keeps the repo's onnx/ folder
-        long have = Files.isRegularFile(part) ? Files.size(part) : 0;
-        if (f.size() >= 0 && have > f.size()) {
-            Files.delete(part);
-            have = 0;
-        }
-        if (f.size() >= 0 && have == f.size() && have > 0) {
-            // an earlier pull got every byte but stopped before the rename
-            l.fileStarted(f.name(), f.size(), have);
-            return finish(f, part, target, digestOf(f, part, have), have, true);
-        }
-        URI uri = URI.create(endpoint + "/" + repoId + "/resolve/" + encodeSegment(fileRev) + "/" + encodePath(f.name()));
-        HttpURLConnection c = open(uri, have, repoId, fileRev, f.name());
-        try {
-            int status = c.getResponseCode();
-            long start = 0;
-            long length = c.getContentLengthLong();
-            long expectedTotal = f.size();
-            if (status == 206) {
-                Matcher m = CONTENT_RANGE.matcher(Objects.toString(c.getHeaderField("Content-Range"), ""));
-                if (!m.matches()) throw new IOException("bad Content-Range for " + f.name() + ": " + c.getHeaderField("Content-Range"));
-                start = Long.parseLong(m.group(1));
-                if (start > have) throw new IOException("server resumed " + f.name() + " at byte " + start + ", not " + have);
-                if (!m.group(3).equals("*")) {
-                    long total = Long.parseLong(m.group(3));
-                    if (expectedTotal >= 0 && total != expectedTotal) {
-                        Files.deleteIfExists(part);
-                        throw new IOException(f.name() + " is " + total + " bytes on the server, the listing said " + expectedTotal);
-                    }
-                    expectedTotal = total;
-                }
-            } else if (status == 416) {
-                // what we have is not a prefix of the file (or is all of it without a known size): start over
-                c.disconnect();
-                Files.deleteIfExists(part);
-                return fetch(repoId, fileRev, f, dir, l);
-            } else if (status != 200) {
-                throw new IOException("hub answered HTTP " + status + " for " + uri);
-            } else if (length >= 0) {
-                expectedTotal = expectedTotal >= 0 ? expectedTotal : length;
-            }
-            boolean resumed = start > 0;
-            if (start < have) {
-                try (FileChannel ch = FileChannel.open(part, StandardOpenOption.WRITE)) {
-                    ch.truncate(start);
-                }
-            }
-            have = start;
-            Digests d = resumed ? digestOf(f, part, have) : Digests.of(f);
-            l.fileStarted(f.name(), expectedTotal, have);
-            long got = 0;
-            try (InputStream in = c.getInputStream();
-                 OutputStream out = Files.newOutputStream(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                         have > 0 ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING)) {
-                byte[] buf = new byte[1 << 16];
-                for (int n; (n = in.read(buf)) > 0; ) {
-                    out.write(buf, 0, n);
-                    d.update(buf, 0, n);
-                    got += n;
-                    l.transferred(f.name(), n);
-                }
-            }
-            if (length >= 0 && got < length) {
-                throw new IOException("connection closed after " + (have + got) + " of " + (have + length) + " bytes of " + f.name());
-            }
-            try (FileChannel ch = FileChannel.open(part, StandardOpenOption.WRITE)) {
-                ch.force(true);
-            }
-            return finish(f, part, target, d, have + got, resumed);
-        } finally {
-            c.disconnect();
-        }
-    }
-
-    private static Digests digestOf(HubFile f, Path part, long have) throws IOException {
-        Digests d = Digests.of(f);
-        try (InputStream in = Files.newInputStream(part)) {
-            byte[] buf = new byte[1 << 16];
-            long left = have;
-            for (int n; left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0; left -= n) d.update(buf, 0, n);
-        }
-        return d;
-    }
-
-    private static PullManifest.Entry finish(HubFile f, Path part, Path target, Digests d, long size, boolean resumed)
-            throws IOException {
-        String problem = null;
-        if (f.size() >= 0 && size != f.size()) {
-            problem = "size mismatch for " + f.name() + ": expected " + f.size() + " bytes, got " + size;
-        } else if (f.sha256() != null && !f.sha256().equals(d.sha256())) {
-            problem = "sha256 mismatch for " + f.name() + ": expected " + f.sha256() + ", got " + d.sha256();
-        } else if (f.blobId() != null && !f.blobId().equals(d.gitBlob())) {
-            problem = "git blob id mismatch for " + f.name() + ": expected " + f.blobId() + ", got " + d.gitBlob();
-        }
-        if (problem != null) {
-            Files.deleteIfExists(part);
-            throw new ChecksumMismatch(problem + " (download removed; run the pull again)", resumed);
-        }
-        Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        return new PullManifest.Entry(f.name(), size, d.sha256());
-    }
-
-    // ---------------------------------------------------------------------------------------------------- HTTP
-
-    /**
-     * Opens a GET, following redirects by hand so that the token goes to the hub's host only. Returns a connection
-     * whose status is 200 or 206 (or 416 for a range request); turns the hub's refusals into {@link StoreException}s.
-     *
-     * @param rangeFrom bytes already there (a Range request when > 0), or -1 for an API call
-     * @param file      the file being fetched, or null for the listing
-     */
-    private HttpURLConnection open(URI uri, long rangeFrom, String repoId, String rev, String file) throws IOException {
-        URI origin = URI.create(endpoint);
-        URI current = uri;
-        for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-            HttpURLConnection c = (HttpURLConnection) current.toURL().openConnection();
-            c.setInstanceFollowRedirects(false);
-            c.setConnectTimeout(connectTimeoutMillis);
-            c.setReadTimeout(readTimeoutMillis);
-            c.setRequestProperty("User-Agent", "ladder (java " + System.getProperty("java.version") + ")");
-            c.setRequestProperty("Accept-Encoding", "identity");
-            if (token != null && sameOrigin(origin, current)) c.setRequestProperty("Authorization", "Bearer " + token);
-            if (rangeFrom > 0) c.setRequestProperty("Range", "bytes=" + rangeFrom + "-");
-            int status = c.getResponseCode();
-            if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
-                String location = c.getHeaderField("Location");
-                c.disconnect();
-                if (location == null) throw new IOException("redirect without Location from " + current);
-                try {
-                    current = current.resolve(location.replace(" ", "%20").replace("|", "%7C"));
-                } catch (IllegalArgumentException e) {
-                    throw new IOException("bad redirect from " + current + " to " + location, e);
-                }
-                if (!"http".equals(current.getScheme()) && !"https".equals(current.getScheme())) {
-                    throw new IOException("redirect to a non-http URL: " + current);
-                }
-                continue;
-            }
-            if (status == 200 || status == 206 || (status == 416 && rangeFrom > 0)) return c;
-            String code = c.getHeaderField("X-Error-Code");
-            String what = file == null ? repoId + "@" + rev : file + " of " + repoId + "@" + rev;
-            c.disconnect();
-            if ("RepoNotFound".equals(code) || "RevisionNotFound".equals(code) || status == 404 && file == null) {
-                throw new StoreException("no such model or revision: " + repoId + "@" + rev + " on " + endpoint
-                        + (token == null && "RepoNotFound".equals(code) ? " (if it is private, set HF_TOKEN)" : ""));
-            }
-            if ("EntryNotFound".equals(code) || status == 404) {
-                throw new StoreException("the hub has no file " + what + " (404) although it listed it");
-            }
-            if (status == 401 || status == 403 || "GatedRepo".equals(code)) {
-                throw new StoreException(repoId + " is gated or needs a token: accept the license on the hub ("
-                        + endpoint + "/" + repoId + ") and set HF_TOKEN"
-                        + (token != null ? " (a token was sent; its account has no access yet)" : ""));
-            }
-            if (status == 429) throw new IOException("the hub is rate-limiting requests (HTTP 429): try again later");
-            throw new IOException("hub answered HTTP " + status + " for " + current);
-        }
-        throw new IOException("too many redirects from " + uri);
-    }
-
-    private static boolean sameOrigin(URI a, URI b) {
-        return Objects.equals(a.getScheme(), b.getScheme())
-                && a.getHost() != null && a.getHost().equalsIgnoreCase(b.getHost())
-                && port(a) == port(b);
-    }
-
-    private static int port(URI u) {
-        if (u.getPort() >= 0) return u.getPort();
-        return "https".equals(u.getScheme()) ? 443 : 80;
-    }
-
-    private static String encodeSegment(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    private static String encodePath(String path) {
-        StringBuilder sb = new StringBuilder();
-        for (String seg : path.split("/", -1)) {
-            if (!sb.isEmpty()) sb.append('/');
-            sb.append(encodeSegment(seg));
-        }
-        return sb.toString();
-    }
-
-    /** SHA-256 of the content, and the git blob id when the listing gave one to check. */
-    private static final class Digests {
-        private final MessageDigest sha256;
-        private final MessageDigest gitBlob;
-
-        private Digests(MessageDigest sha256, MessageDigest gitBlob) {
-            this.sha256 = sha256;
-            this.gitBlob = gitBlob;
-        }
-
-        static Digests of(HubFile f) {
-            try {
-                MessageDigest git = null;
-                if (f.blobId() != null) {
-                    git = MessageDigest.getInstance("SHA-1");
-                    git.update(("blob " + f.size() + "\0").getBytes(StandardCharsets.US_ASCII));
-                }
-                return new Digests(MessageDigest.getInstance("SHA-256"), git);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        void update(byte[] b, int off, int len) {
-            sha256.update(b, off, len);
-            if (gitBlob != null) gitBlob.update(b, off, len);
-        }
-
-        private String sha256Hex;
-        private String gitBlobHex;
-
-        String sha256() {
-            if (sha256Hex == null) sha256Hex = HexFormat.of().formatHex(sha256.digest());
-            return sha256Hex;
-        }
-
-        String gitBlob() {
-            if (gitBlob != null && gitBlobHex == null) gitBlobHex = HexFormat.of().formatHex(gitBlob.digest());
-            return gitBlobHex;
-        }
     }
 }

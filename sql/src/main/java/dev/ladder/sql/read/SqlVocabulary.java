@@ -145,6 +145,20 @@ public final class SqlVocabulary {
         return is(t, AGGREGATES);
     }
 
+    /**
+     * The operator of a comparison with its operands swapped ({@code a < b} is {@code b > a}); symmetric operators
+     * are themselves. The schema binder and exact match both put the column side first with it.
+     */
+    public static String mirrored(String op) {
+        return switch (op) {
+            case ">" -> "<";
+            case "<" -> ">";
+            case ">=" -> "<=";
+            case "<=" -> ">=";
+            default -> op;
+        };
+    }
+
     public static String upper(String word) {
         return word.toUpperCase(Locale.ROOT);
     }

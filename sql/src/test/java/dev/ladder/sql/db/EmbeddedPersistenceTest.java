@@ -2,6 +2,7 @@ package dev.ladder.sql.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ladder.inference.io.FileTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -58,7 +59,7 @@ class EmbeddedPersistenceTest {
         if (Files.isRegularFile(pid)) {
             ProcessHandle.of(Long.parseLong(Files.readString(pid).strip())).ifPresent(ProcessHandle::destroyForcibly);
         }
-        EmbeddedMariaDb.deleteTree(root);
+        FileTrees.delete(root);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.ladder.sql.db;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.ladder.inference.io.FileTrees;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -59,7 +60,7 @@ class ServerFaultTest {
                 p.onExit().get(10, TimeUnit.SECONDS);
             }
         }
-        EmbeddedMariaDb.deleteTree(ROOT);
+        FileTrees.delete(ROOT);
     }
 
     @Test

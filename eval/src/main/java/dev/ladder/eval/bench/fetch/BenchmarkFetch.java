@@ -1,5 +1,6 @@
 package dev.ladder.eval.bench.fetch;
 
+import dev.ladder.inference.io.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,11 +16,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * Fetches one recipe into {@code <home>/<name>}: the archive is downloaded (or resumed, or taken from
@@ -141,8 +140,8 @@ public final class BenchmarkFetch {
             throw new UserError(recipe.name() + ": cannot lay out " + dest + " (" + FetchRecipes.firstLine(e)
                     + "); nothing was laid out, the checked archive is kept at " + v.archive() + " for the next try", e);
         } finally {
-            if (temp != null) deleteTree(temp);
-            if (old != null) deleteTree(old);
+            if (temp != null) FileTrees.deleteQuietly(temp);
+            if (old != null) FileTrees.deleteQuietly(old);
         }
     }
 
@@ -167,16 +166,7 @@ public final class BenchmarkFetch {
     /** Hidden folders of a fetch of {@code name} that stopped before its rename (or before removing the old folder). */
     private void removeLeftovers(String name) throws IOException {
         try (DirectoryStream<Path> s = Files.newDirectoryStream(home, "." + name + ".{tmp,old}-*")) {
-            for (Path p : s) deleteTree(p);
-        }
-    }
-
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) return;
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        } catch (IOException e) {
-            // a leftover hidden folder; the next fetch removes it
+            for (Path p : s) FileTrees.deleteQuietly(p);
         }
     }
 

@@ -142,8 +142,14 @@ class MultiDatabaseRunTest {
     @Test
     void aSpiderFolderIsAnsweredAndScoredDatabaseByDatabaseWithEachOnesSuite() throws Exception {
         Path run = tmp.resolve("spider-run");
-        LadderCliTest.Run r = LadderCliTest.run("run", experiment("spider", spider, "scorers: {suite: " + suites + "}").toString(),
-                "--no-progress", "--no-generation-cache");
+        Path yaml = experiment("spider", spider, "scorers: {suite: " + suites + "}");
+        // a cluster's setup job readies every database of the run and names each one's suite
+        LadderCliTest.Run prepared = LadderCliTest.run("run", yaml.toString(), "--prepare");
+        assertThat(prepared.code()).as(prepared.err()).isZero();
+        assertThat(prepared.out()).contains("database shop (4 items of spider dev)", "database library (4 items of spider dev)",
+                "test suite of shop stored (fingerprint", "test suite of library stored (fingerprint");
+        assertThat(run).doesNotExist();
+        LadderCliTest.Run r = LadderCliTest.run("run", yaml.toString(), "--no-progress", "--no-generation-cache");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("prompt-k0 on shop: 4 items", "prompt-k0 on library: 4 items");
 

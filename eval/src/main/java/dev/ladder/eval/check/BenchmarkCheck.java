@@ -1,13 +1,13 @@
 package dev.ladder.eval.check;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.bench.JsonlBenchmarks;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
+import dev.ladder.scorer.bench.JsonlBenchmarks;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
-import dev.ladder.eval.testsuite.TestSuite;
+import dev.ladder.scorer.testsuite.TestSuite;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.EmbeddedMariaDb;

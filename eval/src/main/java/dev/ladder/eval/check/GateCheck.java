@@ -1,6 +1,6 @@
 package dev.ladder.eval.check;
 
-import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.pipeline.agent.IntentGate;
 import dev.ladder.pipeline.kit.Intent;
 import dev.ladder.pipeline.kit.IntentClassifier;

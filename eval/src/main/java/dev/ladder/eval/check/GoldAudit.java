@@ -1,8 +1,8 @@
 package dev.ladder.eval.check;
 
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.ExecutionMatch;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.score.ExOptions;
+import dev.ladder.scorer.score.ExecutionMatch;
 import dev.ladder.pipeline.kit.IntentClassifier;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;

@@ -1,7 +1,7 @@
 package dev.ladder.eval.check;
 
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.SqlFeatures;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.SqlFeatures;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.guard.GuardVerdict;

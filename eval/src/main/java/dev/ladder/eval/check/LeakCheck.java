@@ -1,9 +1,9 @@
 package dev.ladder.eval.check;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.io.TextFiles;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
+import dev.ladder.scorer.io.TextFiles;
 import dev.ladder.pipeline.kit.QuestionWords;
 import dev.ladder.pipeline.kit.QuestionWords.Word;
 import dev.ladder.sql.db.UserError;

@@ -1,14 +1,14 @@
 package dev.ladder.eval.check;
 
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.SqlFeatures;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.SqlFeatures;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
-import dev.ladder.eval.score.ErrorTaxonomy;
-import dev.ladder.eval.score.TiedOrder;
-import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.eval.testsuite.NeighbourQueries;
+import dev.ladder.scorer.score.ErrorTaxonomy;
+import dev.ladder.scorer.score.TiedOrder;
+import dev.ladder.scorer.score.em.ExactMatch;
+import dev.ladder.scorer.testsuite.NeighbourQueries;
 import dev.ladder.pipeline.agent.CandidateScorer;
 import dev.ladder.pipeline.agent.Clamps;
 import dev.ladder.pipeline.agent.IntentGate;

@@ -5,7 +5,7 @@ import dev.ladder.adapters.AdapterMerger;
 import dev.ladder.adapters.MergeBase;
 import dev.ladder.adapters.PeftAdapter;
 import dev.ladder.adapters.TinyAdapters;
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelException;
 import dev.ladder.sql.db.UserError;

@@ -1,16 +1,16 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.experiment.ClassicModelsExemplars;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ModelLoader;
-import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.Scoring;
-import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.scorer.score.ExOptions;
+import dev.ladder.scorer.score.Scoring;
+import dev.ladder.scorer.score.em.ExactMatch;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.EngineContext;

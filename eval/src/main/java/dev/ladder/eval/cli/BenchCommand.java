@@ -1,10 +1,10 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.bench.JsonlBenchmarks;
-import dev.ladder.eval.bench.SpiderFormat;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
+import dev.ladder.scorer.bench.JsonlBenchmarks;
+import dev.ladder.scorer.bench.SpiderFormat;
 import dev.ladder.eval.check.BenchmarkCheck;
 import dev.ladder.eval.check.Coverage;
 import dev.ladder.eval.check.GateCheck;

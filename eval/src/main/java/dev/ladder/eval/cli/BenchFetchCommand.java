@@ -1,9 +1,9 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.bench.fetch.BenchmarkFetch;
-import dev.ladder.eval.bench.fetch.FetchRecipe;
-import dev.ladder.eval.bench.fetch.FetchRecipes;
-import dev.ladder.eval.bench.fetch.FetchedBenchmarks;
+import dev.ladder.scorer.bench.fetch.BenchmarkFetch;
+import dev.ladder.scorer.bench.fetch.FetchRecipe;
+import dev.ladder.scorer.bench.fetch.FetchRecipes;
+import dev.ladder.scorer.bench.fetch.FetchedBenchmarks;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Files;

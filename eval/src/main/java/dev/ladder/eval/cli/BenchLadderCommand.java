@@ -1,7 +1,7 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
@@ -9,7 +9,7 @@ import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.eval.run.RunTimeEstimate;
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -10,7 +10,7 @@ import dev.ladder.inference.device.MemoryPlan;
 import dev.ladder.inference.device.MemoryRequest;
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.WeightFormat;
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;

@@ -1,6 +1,6 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.bench.ItemSubset;
+import dev.ladder.scorer.bench.ItemSubset;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
 import dev.ladder.eval.run.ExperimentRunner;

@@ -1,6 +1,6 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.io.TextFiles;
+import dev.ladder.scorer.io.TextFiles;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.ExecutionLimits;

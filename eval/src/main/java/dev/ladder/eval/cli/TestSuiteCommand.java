@@ -1,16 +1,16 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
-import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.ItemScore;
-import dev.ladder.eval.score.Predictions;
-import dev.ladder.eval.score.ScoreSummary;
-import dev.ladder.eval.score.Scoring;
-import dev.ladder.eval.score.em.ExactMatch;
-import dev.ladder.eval.testsuite.TestSuite;
-import dev.ladder.eval.testsuite.TestSuiteBuilder;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
+import dev.ladder.scorer.score.ExOptions;
+import dev.ladder.scorer.score.ItemScore;
+import dev.ladder.scorer.score.Predictions;
+import dev.ladder.scorer.score.ScoreSummary;
+import dev.ladder.scorer.score.Scoring;
+import dev.ladder.scorer.score.em.ExactMatch;
+import dev.ladder.scorer.testsuite.TestSuite;
+import dev.ladder.scorer.testsuite.TestSuiteBuilder;
 import dev.ladder.sql.db.ClassicModels;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Databases;

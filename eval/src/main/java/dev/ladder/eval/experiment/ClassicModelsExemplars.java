@@ -1,6 +1,6 @@
 package dev.ladder.eval.experiment;
 
-import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.scorer.bench.Benchmark;
 import dev.ladder.pipeline.prompt.Example;
 import dev.ladder.pipeline.prompt.ExemplarSelector;
 import dev.ladder.pipeline.prompt.FixedExemplars;

@@ -1,6 +1,6 @@
 package dev.ladder.eval.experiment;
 
-import dev.ladder.eval.bench.ItemSubset;
+import dev.ladder.scorer.bench.ItemSubset;
 import dev.ladder.pipeline.agent.LadderPipeline;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.Engines;

@@ -1,9 +1,9 @@
 package dev.ladder.eval.experiment;
 
-import dev.ladder.eval.score.ExMode;
-import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.em.EmMode;
-import dev.ladder.eval.testsuite.ScoringSetup;
+import dev.ladder.scorer.score.ExMode;
+import dev.ladder.scorer.score.ExOptions;
+import dev.ladder.scorer.score.em.EmMode;
+import dev.ladder.scorer.testsuite.ScoringSetup;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;

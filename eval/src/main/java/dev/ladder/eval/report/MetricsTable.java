@@ -2,8 +2,8 @@ package dev.ladder.eval.report;
 
 import dev.ladder.eval.report.ReportModel.CellInfo;
 import dev.ladder.eval.run.ItemResult;
-import dev.ladder.eval.score.MetricValue;
-import dev.ladder.eval.score.Metrics;
+import dev.ladder.scorer.score.MetricValue;
+import dev.ladder.scorer.score.Metrics;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;

@@ -1,7 +1,7 @@
 package dev.ladder.eval.report;
 
 import dev.ladder.eval.run.ItemResult;
-import dev.ladder.eval.score.ItemOutcome;
+import dev.ladder.scorer.score.ItemOutcome;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import dev.ladder.eval.experiment.ScorerSpec;
 import dev.ladder.eval.report.Report.Run;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ItemResult;
-import dev.ladder.eval.score.ItemOutcome;
+import dev.ladder.scorer.score.ItemOutcome;
 import dev.ladder.pipeline.oracle.OracleModel;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

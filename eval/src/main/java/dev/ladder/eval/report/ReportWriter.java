@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.experiment.Cell;
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.inference.EngineEvents;
 import dev.ladder.inference.EngineFailureException;

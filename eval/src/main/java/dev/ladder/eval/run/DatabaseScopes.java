@@ -1,12 +1,12 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.eval.experiment.Experiment;
-import dev.ladder.eval.score.ErrorTaxonomy;
-import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.Scoring;
-import dev.ladder.eval.testsuite.ScoringSetup;
+import dev.ladder.scorer.score.ErrorTaxonomy;
+import dev.ladder.scorer.score.ExOptions;
+import dev.ladder.scorer.score.Scoring;
+import dev.ladder.scorer.testsuite.ScoringSetup;
 import dev.ladder.pipeline.oracle.OracleKey;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Databases;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.GenerationRequest;
-import dev.ladder.inference.store.StorePaths;
+import dev.ladder.common.StorePaths;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.io.UncheckedIOException;

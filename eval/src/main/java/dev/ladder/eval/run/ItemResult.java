@@ -1,9 +1,9 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.eval.score.BuiltInMetrics;
-import dev.ladder.eval.score.ItemOutcome;
-import dev.ladder.eval.score.MetricValue;
-import dev.ladder.eval.score.Metrics;
+import dev.ladder.scorer.score.BuiltInMetrics;
+import dev.ladder.scorer.score.ItemOutcome;
+import dev.ladder.scorer.score.MetricValue;
+import dev.ladder.scorer.score.Metrics;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,15 +1,15 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.GoldFeatures;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.GoldFeatures;
 import dev.ladder.eval.experiment.Cell;
-import dev.ladder.eval.score.BuiltInMetrics;
-import dev.ladder.eval.score.ErrorTaxonomy;
-import dev.ladder.eval.score.MetricItem;
-import dev.ladder.eval.score.MetricValue;
-import dev.ladder.eval.score.Metrics;
-import dev.ladder.eval.score.Prediction;
-import dev.ladder.eval.score.Scoring;
+import dev.ladder.scorer.score.BuiltInMetrics;
+import dev.ladder.scorer.score.ErrorTaxonomy;
+import dev.ladder.scorer.score.MetricItem;
+import dev.ladder.scorer.score.MetricValue;
+import dev.ladder.scorer.score.Metrics;
+import dev.ladder.scorer.score.Prediction;
+import dev.ladder.scorer.score.Scoring;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.pipeline.strategy.TraceStep;

@@ -1,7 +1,7 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.eval.experiment.ClassicModelsExemplars;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;

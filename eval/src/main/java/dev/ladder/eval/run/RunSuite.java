@@ -1,17 +1,17 @@
 package dev.ladder.eval.run;
 
-import dev.ladder.eval.bench.Benchmark;
+import dev.ladder.scorer.bench.Benchmark;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ScorerSpec;
-import dev.ladder.eval.score.Scoring;
-import dev.ladder.eval.testsuite.SqliteSuite;
-import dev.ladder.eval.testsuite.TestSuite;
-import dev.ladder.eval.testsuite.TestSuiteBuilder;
+import dev.ladder.scorer.score.Scoring;
+import dev.ladder.scorer.testsuite.SqliteSuite;
+import dev.ladder.scorer.testsuite.TestSuite;
+import dev.ladder.scorer.testsuite.TestSuiteBuilder;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.DatabaseKind;
 import dev.ladder.sql.db.Databases;
 import dev.ladder.sql.db.EmbeddedMariaDb;
-import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

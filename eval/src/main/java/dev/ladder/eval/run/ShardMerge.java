@@ -2,13 +2,13 @@ package dev.ladder.eval.run;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

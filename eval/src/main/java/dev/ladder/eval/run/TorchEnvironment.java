@@ -2,7 +2,7 @@ package dev.ladder.eval.run;
 
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.TorchRuntime;
-import dev.ladder.inference.store.StorePaths;
+import dev.ladder.common.StorePaths;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The layering the build keeps (docs/design.md, DESIGN.md): modules depend one way (eval on pipeline, adapters, sql
- * and inference; pipeline on sql and inference; sql and adapters on inference; inference on none of them), the
+ * The layering the build keeps (docs/design.md, DESIGN.md): modules depend one way (eval on the scorer, pipeline,
+ * adapters, sql and inference; the scorer on sql alone, so no engine is below it; pipeline on sql and inference;
+ * adapters on inference; sql and inference on common only), the
  * packages inside a module follow the order docs/design.md draws (read from the page itself), no pipeline (a package
  * registering a {@link Pipeline}) uses another, packages form no cycle, and main code names types by import.
  * Dependencies are read from main sources the way scripts would read them: imports, static imports and inline
@@ -37,11 +38,35 @@ class LayeringTest {
 
     /** Which modules each module may use (its own implied). */
     private static final Map<String, Set<String>> MODULE_MAY_USE = Map.of(
-            "inference", Set.of(),
-            "sql", Set.of("inference"),
-            "adapters", Set.of("inference"),
-            "pipeline", Set.of("inference", "sql"),
-            "eval", Set.of("inference", "sql", "adapters", "pipeline"));
+            "common", Set.of(),
+            "inference", Set.of("common"),
+            "sql", Set.of("common"),
+            "adapters", Set.of("inference", "common"),
+            "pipeline", Set.of("inference", "sql", "common"),
+            "scorer", Set.of("sql", "common"),
+            "eval", Set.of("inference", "sql", "adapters", "pipeline", "scorer", "common"));
+
+    /** The scorer is what other projects depend on (as on test-suite-sql-eval): no engine below it in the build. */
+    @Test
+    void theScorerHasNoEngineBelowIt() throws IOException {
+        Set<String> below = new TreeSet<>();
+        List<String> todo = new ArrayList<>(List.of("scorer"));
+        while (!todo.isEmpty()) {
+            String pom = Files.readString(ROOT.resolve(todo.remove(0)).resolve("pom.xml"), StandardCharsets.UTF_8);
+            Matcher m = LADDER_DEPENDENCY.matcher(pom);
+            while (m.find()) {
+                if (m.group(2) != null) continue; // a test-scoped dependency is not below the scorer's users
+                if (below.add(m.group(1))) todo.add(m.group(1));
+            }
+            Matcher engine = ENGINE_LIBRARY.matcher(pom);
+            if (engine.find()) throw new AssertionError("an engine library in the scorer's build: " + engine.group(1));
+        }
+        assertThat(below).containsExactlyInAnyOrder("sql", "common");
+    }
+
+    private static final Pattern LADDER_DEPENDENCY = Pattern.compile(
+            "<dependency><groupId>dev\\.ladder</groupId><artifactId>ladder-([a-z]+)</artifactId>(?:<type>[^<]*</type>)?(<scope>test</scope>)?</dependency>");
+    private static final Pattern ENGINE_LIBRARY = Pattern.compile("<groupId>(ai\\.djl[^<]*|com\\.microsoft\\.onnxruntime)</groupId>");
 
     private static final Pattern PACKAGE = Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;");
     private static final Pattern REFERENCE = Pattern.compile("\\b(dev\\.ladder(?:\\.[a-z_][a-z0-9_]*)+)\\.[A-Z]");
@@ -243,7 +268,7 @@ class LayeringTest {
     @Test
     void packagesFollowTheOrderDocsDesignDraws() throws IOException {
         List<Drawn> order = drawnOrder();
-        assertThat(order).extracting(Drawn::module).contains("sql", "pipeline", "eval");
+        assertThat(order).extracting(Drawn::module).contains("sql", "pipeline", "scorer", "eval");
         assertThat(againstTheDrawnOrder(read(), order))
                 .as("dependencies against the package order docs/design.md draws (lowest first)").isEmpty();
     }

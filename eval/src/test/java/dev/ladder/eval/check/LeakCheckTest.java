@@ -2,9 +2,9 @@ package dev.ladder.eval.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.check.LeakCheck.Entry;
 import dev.ladder.eval.check.LeakCheck.Provenance;
 import dev.ladder.eval.check.LeakCheck.Report;

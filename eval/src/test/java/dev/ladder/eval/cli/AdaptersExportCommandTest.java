@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.BenchmarkItem;
-import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.BenchmarkItem;
+import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.experiment.ClassicModelsExemplars;
 import dev.ladder.inference.text.PromptFormats;
 import dev.ladder.pipeline.prompt.Example;

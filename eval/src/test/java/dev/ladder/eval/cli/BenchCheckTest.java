@@ -1,6 +1,6 @@
 package dev.ladder.eval.cli;
 
-import dev.ladder.eval.SqliteFixtures;
+import dev.ladder.scorer.SqliteFixtures;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 

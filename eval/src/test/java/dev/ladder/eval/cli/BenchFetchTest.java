@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ladder.eval.SqliteFixtures;
-import dev.ladder.eval.bench.Benchmark;
-import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.scorer.SqliteFixtures;
+import dev.ladder.scorer.bench.Benchmark;
+import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;

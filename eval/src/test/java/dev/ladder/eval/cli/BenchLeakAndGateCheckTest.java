@@ -2,7 +2,7 @@ package dev.ladder.eval.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.eval.SqliteFixtures;
+import dev.ladder.scorer.SqliteFixtures;
 import dev.ladder.eval.cli.LadderCliTest.Run;
 import java.io.IOException;
 import java.nio.file.Files;

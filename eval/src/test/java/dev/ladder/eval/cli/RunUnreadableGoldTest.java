@@ -3,7 +3,7 @@ package dev.ladder.eval.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.ladder.eval.SqliteFixtures;
+import dev.ladder.scorer.SqliteFixtures;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;

@@ -3,8 +3,8 @@ package dev.ladder.eval.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ladder.eval.score.ExMode;
-import dev.ladder.eval.score.em.EmMode;
+import dev.ladder.scorer.score.ExMode;
+import dev.ladder.scorer.score.em.EmMode;
 import dev.ladder.pipeline.gsr.GsrSettings;
 import dev.ladder.pipeline.progressive.ProgressiveSettings;
 import dev.ladder.pipeline.search.SearchSettings;
@@ -468,11 +468,11 @@ class ExperimentLoaderTest {
     @Test
     void theSubsetAndASecondExModeAreReadValidatedAndWrittenBack() {
         Experiment d = ExperimentLoader.parse(VALID, "t.yaml");
-        assertThat(d.subset()).isEqualTo(dev.ladder.eval.bench.ItemSubset.DEFAULT);
+        assertThat(d.subset()).isEqualTo(dev.ladder.scorer.bench.ItemSubset.DEFAULT);
         assertThat(d.scorers().alsoExMode()).isNull();
         Experiment e = ExperimentLoader.parse(VALID + "limit: 10\nsubset: first\nsubset_seed: 7\n"
                 + "scorers: {ex_mode: [bird, spider]}\n", "t.yaml");
-        assertThat(e.subset()).isEqualTo(new dev.ladder.eval.bench.ItemSubset(dev.ladder.eval.bench.ItemSubset.Method.FIRST, 7));
+        assertThat(e.subset()).isEqualTo(new dev.ladder.scorer.bench.ItemSubset(dev.ladder.scorer.bench.ItemSubset.Method.FIRST, 7));
         assertThat(e.scorers().exMode()).isEqualTo(ExMode.BIRD);
         assertThat(e.scorers().alsoExMode()).isEqualTo(ExMode.SPIDER);
         assertThat(e.scorers().exModesLabel()).isEqualTo("bird,spider");

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
-import dev.ladder.eval.score.MetricValue;
+import dev.ladder.scorer.score.MetricValue;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.data.Offset;

@@ -2,15 +2,15 @@ package dev.ladder.eval.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.eval.SqliteFixtures;
-import dev.ladder.eval.TimingOutDatabase;
-import dev.ladder.eval.bench.BenchmarkItem;
+import dev.ladder.scorer.SqliteFixtures;
+import dev.ladder.scorer.TimingOutDatabase;
+import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.eval.experiment.Cell;
-import dev.ladder.eval.score.ErrorTaxonomy;
-import dev.ladder.eval.score.ExOptions;
-import dev.ladder.eval.score.ItemOutcome;
-import dev.ladder.eval.score.Scoring;
-import dev.ladder.eval.score.em.ExactMatch;
+import dev.ladder.scorer.score.ErrorTaxonomy;
+import dev.ladder.scorer.score.ExOptions;
+import dev.ladder.scorer.score.ItemOutcome;
+import dev.ladder.scorer.score.Scoring;
+import dev.ladder.scorer.score.em.ExactMatch;
 import dev.ladder.pipeline.strategy.Answer;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.sql.db.Database;

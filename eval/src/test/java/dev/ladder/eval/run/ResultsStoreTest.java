@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ladder.eval.experiment.Cell;
-import dev.ladder.eval.score.MetricValue;
+import dev.ladder.scorer.score.MetricValue;
 import dev.ladder.sql.db.UserError;
 import java.nio.file.Files;
 import java.nio.file.Path;

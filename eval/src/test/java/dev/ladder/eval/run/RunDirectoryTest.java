@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.eval.experiment.Cell;
-import dev.ladder.eval.score.Predictions;
+import dev.ladder.scorer.score.Predictions;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -168,9 +168,9 @@ class RunDirectoryTest {
 
     @Test
     void dbIdsFallBackToTheBenchmarkName() {
-        var own = new dev.ladder.eval.bench.BenchmarkItem("a", "q", "SELECT 1", "lookup", "easy", false, List.of(), "pets_1", "");
-        var dflt = new dev.ladder.eval.bench.BenchmarkItem("b", "q", "SELECT 1", "lookup", "easy", false, List.of(), "", "");
-        var bench = new dev.ladder.eval.bench.Benchmark("classicmodels", "classicmodels", Map.of(), Map.of("dev", List.of(own, dflt)));
+        var own = new dev.ladder.scorer.bench.BenchmarkItem("a", "q", "SELECT 1", "lookup", "easy", false, List.of(), "pets_1", "");
+        var dflt = new dev.ladder.scorer.bench.BenchmarkItem("b", "q", "SELECT 1", "lookup", "easy", false, List.of(), "", "");
+        var bench = new dev.ladder.scorer.bench.Benchmark("classicmodels", "classicmodels", Map.of(), Map.of("dev", List.of(own, dflt)));
         assertThat(RunDirectory.dbIds(bench, bench.split("dev"))).containsExactly(Map.entry("a", "pets_1"),
                 Map.entry("b", "classicmodels"));
     }

@@ -6,7 +6,7 @@ import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.eval.run.ResultsStore;
 import dev.ladder.eval.run.RunDirectory;
-import dev.ladder.eval.score.ItemOutcome;
+import dev.ladder.scorer.score.ItemOutcome;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

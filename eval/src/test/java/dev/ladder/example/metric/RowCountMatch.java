@@ -1,16 +1,16 @@
 package dev.ladder.example.metric;
 
-import dev.ladder.eval.score.Metric;
-import dev.ladder.eval.score.MetricItem;
-import dev.ladder.eval.score.MetricValue;
-import dev.ladder.eval.score.Prediction;
-import dev.ladder.eval.score.Scoring;
+import dev.ladder.scorer.score.Metric;
+import dev.ladder.scorer.score.MetricItem;
+import dev.ladder.scorer.score.MetricValue;
+import dev.ladder.scorer.score.Prediction;
+import dev.ladder.scorer.score.Scoring;
 import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;
 
 /**
  * A metric defined only in test sources, plugged in the way every metric is: this class and one line in
- * {@code META-INF/services/dev.ladder.eval.score.Metric}. It asks a coarser question than EX: does the prediction
+ * {@code META-INF/services/dev.ladder.scorer.score.Metric}. It asks a coarser question than EX: does the prediction
  * return as many rows as the gold (one of the golds) on the run's database? Absent when the prediction does not
  * execute or no gold does, so that it measures the shape of answers that run. docs/extending.md walks through it.
  */

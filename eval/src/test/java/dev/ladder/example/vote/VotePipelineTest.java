@@ -2,7 +2,7 @@ package dev.ladder.example.vote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.eval.bench.Benchmarks;
+import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.cli.LadderCliTestAccess;
 import dev.ladder.eval.cli.LadderCliTestAccess.Run;
 import dev.ladder.eval.run.ItemResult;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ladder.inference.store.StorePaths;
+import dev.ladder.common.StorePaths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.ladder.inference.store;
 
+import dev.ladder.common.CacheLock;
+import dev.ladder.common.StorePaths;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

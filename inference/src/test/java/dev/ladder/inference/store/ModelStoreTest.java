@@ -1,5 +1,6 @@
 package dev.ladder.inference.store;
 
+import dev.ladder.common.StorePaths;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,6 +1,6 @@
 package dev.ladder.inference.store;
 
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
 import java.io.IOException;

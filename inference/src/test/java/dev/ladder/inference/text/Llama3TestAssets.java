@@ -2,7 +2,7 @@ package dev.ladder.inference.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.ByteArrayInputStream;

@@ -1,6 +1,6 @@
 package dev.ladder.sql.db;
 
-import dev.ladder.inference.store.StorePaths;
+import dev.ladder.common.StorePaths;
 import java.nio.file.Path;
 import java.util.Optional;
 

@@ -2,7 +2,7 @@ package dev.ladder.sql.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -3,7 +3,7 @@ package dev.ladder.sql.db;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.ladder.inference.io.FileTrees;
+import dev.ladder.common.FileTrees;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;

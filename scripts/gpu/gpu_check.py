@@ -129,7 +129,7 @@ class Check:
         cmd = [self.java, "-Dai.djl.offline=true", "-Dladder.torch=bridge", "-Dladder.torch.source=gpu-check",
                f"-Dladder.bridge.dir={self.bridge_dir}", f"-Dladder.home={self.args.root}",
                *([f"-Djna.library.path={os.pathsep.join(jna)}"] if jna else []),
-               "-cp", os.path.join(self.args.bundle, "lib", "*"), "dev.ladder.eval.cli.Ladder", *args]
+               "-cp", os.path.join(self.args.bundle, "lib", "*"), "dev.ladder.cli.Ladder", *args]
         env = dict(os.environ, LADDER_CACHE_DIR=os.path.join(self.work, "cache"),
                    DJL_CACHE_DIR=os.path.join(self.work, "djl"), LADDER_NO_PROGRESS="1")
         return self.run(cmd, timeout=timeout, env=env, check=check)

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The layering the build keeps (docs/design.md, DESIGN.md): modules depend one way (eval on the scorer, pipeline,
+ * The layering the build keeps (docs/design.md, DESIGN.md): modules depend one way (the CLI on everything; eval on the scorer, pipeline,
  * adapters, sql and inference; the scorer on sql alone, so no engine is below it; pipeline on sql and inference;
  * adapters on inference; sql and inference on common only), the
  * packages inside a module follow the order docs/design.md draws (read from the page itself), no pipeline (a package
@@ -44,7 +44,8 @@ class LayeringTest {
             "adapters", Set.of("inference", "common"),
             "pipeline", Set.of("inference", "sql", "common"),
             "scorer", Set.of("sql", "common"),
-            "eval", Set.of("inference", "sql", "adapters", "pipeline", "scorer", "common"));
+            "eval", Set.of("inference", "sql", "adapters", "pipeline", "scorer", "common"),
+            "cli", Set.of("inference", "sql", "adapters", "pipeline", "scorer", "eval", "common"));
 
     /** The scorer is what other projects depend on (as on test-suite-sql-eval): no engine below it in the build. */
     @Test
@@ -268,7 +269,7 @@ class LayeringTest {
     @Test
     void packagesFollowTheOrderDocsDesignDraws() throws IOException {
         List<Drawn> order = drawnOrder();
-        assertThat(order).extracting(Drawn::module).contains("sql", "pipeline", "scorer", "eval");
+        assertThat(order).extracting(Drawn::module).contains("sql", "pipeline", "scorer", "eval", "cli");
         assertThat(againstTheDrawnOrder(read(), order))
                 .as("dependencies against the package order docs/design.md draws (lowest first)").isEmpty();
     }

@@ -1,0 +1,40 @@
+package dev.ladder.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ladder bench linear}: every projection of a shape timed in every call form, then one decode step summed; and
+ * its user errors in one line.
+ */
+class BenchLinearTest {
+
+    @Test
+    void profilesEveryProjectionOfAShape() {
+        LadderCliTest.Run r = LadderCliTest.run("bench", "linear", "--shape", "tiny", "--rows", "1,4", "--repeats", "1",
+                "--threads", "1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("tiny, float32 on the CPU, 1 threads")
+                .containsPattern("(?m)^q/k/v +128 x 64 .* 1 .* (weight blocks|row blocks|F\\.linear)$")
+                .containsPattern("(?m)^lm head +512 x 64 ")
+                .contains("one decode step's projections")
+                .containsPattern("(?m)^ +1 .*x$").containsPattern("(?m)^ +4 .*x$");
+    }
+
+    @Test
+    void userErrorsAreOneLine() {
+        LadderCliTest.Run none = LadderCliTest.run("bench", "linear");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err().strip()).isEqualTo("ladder: give one of --model MODEL or --shape NAME");
+        LadderCliTest.Run shape = LadderCliTest.run("bench", "linear", "--shape", "gpt5");
+        assertThat(shape.code()).isEqualTo(2);
+        assertThat(shape.err().strip()).startsWith("ladder: unknown shape 'gpt5' (tiny, smollm2-135m, llama3-2-1b, qwen2-5-0-5b");
+        LadderCliTest.Run rows = LadderCliTest.run("bench", "linear", "--shape", "tiny", "--rows", "0");
+        assertThat(rows.code()).isEqualTo(2);
+        assertThat(rows.err().strip()).isEqualTo("ladder: --rows must be positive integers, got 0");
+        LadderCliTest.Run missing = LadderCliTest.run("bench", "linear", "--model", "/no/such/model");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err().strip().lines().count()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.ladder.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The user errors of scripts/build-bridge and scripts/gpu-check: one line each, exit status 2, nothing built. Their
+ * real work (a bridge built and loaded, the bundle and its run half) is rehearsed in CI (.ci/run), where Debian's
+ * libtorch is installed; docs/gpu.md has what they measured on a GPU.
+ */
+class GpuScriptsTest {
+
+    @TempDir Path tmp;
+
+    private record Result(int code, String out, String err) {}
+
+    private Result run(String script, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", Path.of("..", "scripts", script).toString()));
+        cmd.addAll(List.of(args));
+        Path out = tmp.resolve("out.txt");
+        Path err = tmp.resolve("err.txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static void oneLine(Result r, String expected) {
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip()).doesNotContain("\n").contains(expected);
+    }
+
+    @Test
+    void buildBridgeRefusesWhatItCannotBuildFrom() throws Exception {
+        oneLine(run("build-bridge", "--frobnicate"), "build-bridge: unknown option '--frobnicate'");
+        oneLine(run("build-bridge", "--cuda", "maybe"), "--cuda must be auto, on or off, got 'maybe'");
+        oneLine(run("build-bridge", "--sources", tmp.resolve("nothing").toString()), "no DJL bridge sources in");
+        Path torch = Files.createDirectories(tmp.resolve("torch"));
+        oneLine(run("build-bridge", "--torch", tmp.resolve("missing").toString()), "no such folder");
+        oneLine(run("build-bridge", "--torch", torch.toString()), "neither version.py (a pip torch) nor build-version");
+        Files.writeString(torch.resolve("version.py"), "__version__ = '1.12.1'\ncuda = None\n");
+        Files.createDirectories(torch.resolve("lib"));
+        oneLine(run("build-bridge", "--torch", torch.toString()), "lib/libtorch.so is missing");
+        Files.writeString(torch.resolve("lib/libtorch.so"), "");
+        Files.createDirectories(torch.resolve("include/torch"));
+        oneLine(run("build-bridge", "--torch", torch.toString()), "torch 1.12.1 is too old: DJL 0.35.1's bridge needs 1.13 or later");
+        Files.writeString(torch.resolve("version.py"), "__version__ = '2.11.0'\ncuda = None\n");
+        oneLine(run("build-bridge", "--torch", torch.toString(), "--cuda", "on"), "--cuda on, but torch 2.11.0 in");
+        assertThat(tmp.resolve("torch").resolve(".ladder-bridge")).doesNotExist();
+    }
+
+    @Test
+    void gpuCheckSaysWhatItNeeds() throws Exception {
+        oneLine(run("gpu-check"), "gpu-check: give a command: prepare or run (see --help)");
+        oneLine(run("gpu-check", "deploy"), "gpu-check: unknown command 'deploy' (prepare or run; see --help)");
+        oneLine(run("gpu-check", "prepare", "--fast"), "gpu-check: prepare: unknown option '--fast'");
+        Result help = run("gpu-check", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("scripts/gpu-check prepare").contains("scripts/gpu-check run");
+        if (!python3()) return;   // the run half is Python; CI has it
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--bundle", tmp.resolve("none").toString()),
+                "gpu-check run: no bundle in");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--skip", "warp"),
+                "gpu-check run: --skip: unknown part(s) warp (parts: bridge, env, parity, adapter, e2e, bench) (see --help)");
+        oneLine(run("gpu-check", "run"), "gpu-check run: the following arguments are required: --out (see --help)");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--budget", "-5"),
+                "gpu-check run: --budget must be a positive number of seconds, got -5 (see --help)");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--bench-batches", "1,,4"),
+                "--bench-batches must be positive integers separated by commas, got '1,,4'");
+        assertThat(tmp.resolve("o")).doesNotExist();
+    }
+
+    private static boolean python3() {
+        try {
+            return new ProcessBuilder("python3", "--version").start().waitFor(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}

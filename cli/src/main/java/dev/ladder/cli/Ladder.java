@@ -110,7 +110,7 @@ public final class Ladder {
         return Boolean.getBoolean("ladder.debug") || (env != null && !env.isBlank() && !env.equals("0"));
     }
 
-    /** Ladder's version from the build (cli/src/main/resources/ladder-version.properties), or "unknown". */
+    /** Ladder's version from the build (eval/src/main/resources/ladder-version.properties), or "unknown". */
     static String version() {
         Properties p = new Properties();
         try (InputStream in = Ladder.class.getResourceAsStream("/ladder-version.properties")) {
@@ -121,7 +121,7 @@ public final class Ladder {
         return p.getProperty("version", "unknown");
     }
 
-    /** Version from the build (cli/src/main/resources/ladder-version.properties). */
+    /** Version from the build (eval/src/main/resources/ladder-version.properties). */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {

@@ -2,7 +2,6 @@ package dev.ladder.eval.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ladder.scorer.bench.Benchmark;
 import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.report.Report;
@@ -54,6 +53,8 @@ public final class RunViewer {
 
     private final List<RunView> runs = new ArrayList<>();
     private final Map<String, byte[]> pages = new LinkedHashMap<>();
+    /** Each run's benchmark's databases by id (Spider's and BIRD's db_id to its file), read once. */
+    private final Map<String, Map<String, String>> databasesOf = new HashMap<>();
 
     /** Reads the runs (the report's own reading of a run directory) and renders every page. */
     public static RunViewer of(List<Path> runDirs) {
@@ -430,17 +431,20 @@ public final class RunViewer {
      * The database a run's item ran on, opened once: its own database id through the run's benchmark (Spider, BIRD),
      * else the experiment's database; null when it cannot be opened (the pages then say so).
      */
-    private static Database database(RunView r, Map<String, Database> dbs, String dbId) {
+    private Database database(RunView r, Map<String, Database> dbs, String dbId) {
         var experiment = r.run().info() == null ? null : r.run().info().experiment();
         if (experiment == null) return null;
         String spec = experiment.database();
         if (!dbId.isEmpty()) {
-            try {
-                Benchmark b = Benchmarks.load(experiment.benchmark(), experiment.database());
-                if (b.databases().containsKey(dbId)) spec = b.databases().get(dbId);
-            } catch (RuntimeException e) {
-                // a benchmark moved since the run: the experiment's database is the best guess left
-            }
+            // each run's benchmark is read once for all its item pages
+            Map<String, String> byId = databasesOf.computeIfAbsent(experiment.benchmark() + "|" + experiment.database(), k -> {
+                try {
+                    return Benchmarks.load(experiment.benchmark(), experiment.database()).databases();
+                } catch (RuntimeException e) {
+                    return Map.of(); // a benchmark moved since the run: the experiment's database is the best guess left
+                }
+            });
+            spec = byId.getOrDefault(dbId, spec);
         }
         String key = spec + "|" + experiment.sqlMode();
         if (dbs.containsKey(key)) return dbs.get(key);

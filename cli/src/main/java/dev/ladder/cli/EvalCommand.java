@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.common.StableJson;
 import dev.ladder.scorer.bench.Benchmark;
 import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.scorer.bench.Benchmarks;
@@ -251,7 +252,7 @@ final class EvalCommand implements Callable<Integer> {
 
     private void printJson(List<Scored> rows, List<GoldError> goldErrors, ExOptions options) {
         List<ItemScore> scores = rows.stream().map(Scored::score).toList();
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper mapper = StableJson.mapper().enable(SerializationFeature.INDENT_OUTPUT);
         ScoreSummary all = ScoreSummary.of(scores);
         ObjectNode root = mapper.createObjectNode();
         root.put("VA", all.va());

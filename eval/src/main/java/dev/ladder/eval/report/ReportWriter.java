@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.common.StableJson;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.common.FileTrees;
 import dev.ladder.sql.db.UserError;
@@ -274,7 +275,7 @@ public final class ReportWriter {
     }
 
     private static byte[] json(ObjectNode node) throws IOException {
-        ObjectMapper mapper = new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+        ObjectMapper mapper = StableJson.mapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
         // a fixed "\n" indenter: the default one follows the platform's line separator
         DefaultPrettyPrinter printer = new DefaultPrettyPrinter()
                 .withObjectIndenter(new DefaultIndenter("  ", "\n"))

@@ -3,6 +3,7 @@ package dev.ladder.eval.run;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.common.StableJson;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.scorer.score.BuiltInMetrics;
 import dev.ladder.scorer.score.ItemOutcome;
@@ -55,7 +56,7 @@ public final class ResultsStore implements AutoCloseable {
     /** {@code PRAGMA application_id} of a results store ("LDRR"), so a foreign SQLite file is not mistaken for one. */
     static final int APPLICATION_ID = 0x4C445252;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StableJson.mapper();
 
     /** One row per benchmark item, written with its first answer. */
     private static final String ITEMS = """

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.common.StableJson;
 import dev.ladder.scorer.bench.Benchmark;
 import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.eval.experiment.Cell;
@@ -61,8 +62,8 @@ public final class RunDirectory {
 
     /** Cell names become file names: a rung name, with {@code @seed} in a run of several seeds. */
     private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*(@-?[0-9]+)?");
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper JSON = StableJson.mapper();
+    private static final ObjectMapper PRETTY = StableJson.mapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     private final Path dir;

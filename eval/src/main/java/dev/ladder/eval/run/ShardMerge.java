@@ -2,6 +2,7 @@ package dev.ladder.eval.run;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.common.StableJson;
 import dev.ladder.scorer.bench.Benchmark;
 import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.scorer.bench.Benchmarks;
@@ -54,7 +55,7 @@ public final class ShardMerge {
     /** environment.json's key: the merged run's first start, the earliest of its shards'. */
     static final String STARTED = "run.started";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StableJson.mapper();
 
     private ShardMerge() {
     }

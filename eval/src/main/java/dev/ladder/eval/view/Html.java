@@ -2,6 +2,7 @@ package dev.ladder.eval.view;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.common.StableJson;
 import java.io.UncheckedIOException;
 
 /**
@@ -11,7 +12,7 @@ import java.io.UncheckedIOException;
  */
 final class Html {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StableJson.mapper();
 
     private Html() {}
 

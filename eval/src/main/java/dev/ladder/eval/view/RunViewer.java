@@ -2,6 +2,7 @@ package dev.ladder.eval.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.common.StableJson;
 import dev.ladder.scorer.bench.Benchmarks;
 import dev.ladder.eval.experiment.Cell;
 import dev.ladder.eval.report.Report;
@@ -44,7 +45,7 @@ import java.util.stream.Stream;
  */
 public final class RunViewer {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StableJson.mapper();
     private static final ExecutionLimits SHOWN = new ExecutionLimits(Duration.ofSeconds(10), 10);
 
     /** One run as the pages read it. */

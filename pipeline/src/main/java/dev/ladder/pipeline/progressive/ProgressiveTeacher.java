@@ -3,6 +3,7 @@ package dev.ladder.pipeline.progressive;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.common.StableJson;
 import dev.ladder.pipeline.oracle.GoldParts;
 import dev.ladder.pipeline.oracle.OracleCall;
 import dev.ladder.pipeline.oracle.OracleTeacher;
@@ -29,7 +30,7 @@ public final class ProgressiveTeacher implements OracleTeacher {
     /** The ids of the sub-tasks to re-score, comma-separated. */
     public static final String FACT_TASKS = "tasks";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StableJson.mapper();
 
     @Override
     public Set<String> kinds() {

@@ -3,6 +3,7 @@ package dev.ladder.pipeline.search;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.common.StableJson;
 import dev.ladder.pipeline.oracle.GoldParts;
 import dev.ladder.pipeline.oracle.OracleCall;
 import dev.ladder.pipeline.oracle.OracleTeacher;
@@ -22,7 +23,7 @@ public final class SearchTeacher implements OracleTeacher {
     /** The number of sketches the call asks for. */
     public static final String FACT_K = "k";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StableJson.mapper();
 
     @Override
     public Set<String> kinds() {

@@ -3,6 +3,7 @@ package dev.ladder.pipeline.strategy;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.common.StableJson;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ import java.util.Objects;
 public record Trace(String questionId, String strategy, String sql, String chosen, String decision, int promptTokens,
                     int generatedTokens, long millis, List<TraceStep> steps, List<String> engineEvents) {
 
-    private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    private static final ObjectMapper JSON = StableJson.mapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
     public Trace {
         Objects.requireNonNull(questionId, "questionId");

@@ -1,6 +1,7 @@
 package dev.ladder.pipeline.strategy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.common.StableJson;
 import dev.ladder.inference.CallTag;
 import dev.ladder.inference.Candidate;
 import dev.ladder.inference.Completion;
@@ -168,7 +169,7 @@ public final class Work {
         return c.stops() != null ? c.stops() : ctx.settings().requestStops();
     }
 
-    private static final ObjectMapper STAGE_JSON = new ObjectMapper();
+    private static final ObjectMapper STAGE_JSON = StableJson.mapper();
 
     /** A pipeline stage's step: its summary in words and its own record as JSON (null: the summary says it all). */
     public void stage(String source, String stage, String summary, Object detail) {

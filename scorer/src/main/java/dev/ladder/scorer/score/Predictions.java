@@ -3,6 +3,7 @@ package dev.ladder.scorer.score;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ladder.common.StableJson;
 import dev.ladder.scorer.io.TextFiles;
 import dev.ladder.sql.db.UserError;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import java.util.Map;
 /** Prediction and gold files the evaluator reads; every problem is a one-line {@link UserError} naming file and line. */
 public final class Predictions {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = StableJson.mapper();
 
     private Predictions() {}
 

@@ -116,17 +116,13 @@ public final class HostCheck {
 
     /** An IP literal's address (IPv6 in brackets), parsed without any lookup; null for anything else. */
     static InetAddress literal(String host) {
-        String inner;
-        if (IPV4.matcher(host).matches()) {
-            inner = host;
-        } else if (host.length() > 2 && host.startsWith("[") && host.endsWith("]")
-                && IPV6.matcher(host.substring(1, host.length() - 1)).matches()) {
-            inner = host;   // the brackets make getByName parse a literal or fail, never look up a name
-        } else {
-            return null;
-        }
+        boolean v4 = IPV4.matcher(host).matches();
+        // bracketed text with a colon: getByName parses it as a literal or fails, and never looks it up as a name
+        boolean v6 = host.length() > 2 && host.startsWith("[") && host.endsWith("]")
+                && IPV6.matcher(host.substring(1, host.length() - 1)).matches();
+        if (!v4 && !v6) return null;
         try {
-            return InetAddress.getByName(inner);
+            return InetAddress.getByName(host);
         } catch (UnknownHostException e) {
             return null;
         }

@@ -644,13 +644,18 @@ def main():
     ap.add_argument("--bench-batches", default="1,4,16", help="bench: decode batch sizes (default 1,4,16)")
     ap.add_argument("--work", default=None, help="scratch folder (default: the system's temporary folder)")
     args = ap.parse_args()
-    if args.budget <= 0:
-        ap.error(f"--budget must be a positive number of seconds, got {args.budget:g}")
+    if not (0 < args.budget <= 86400):   # nan and inf fail too
+        ap.error(f"--budget must be a number of seconds in (0, 86400], got {args.budget:g}")
     for flag, value in (("--bench-prompt", args.bench_prompt), ("--bench-new", args.bench_new)):
         if value < 1:
             ap.error(f"{flag} must be at least 1, got {value}")
-    if not re.fullmatch(r"[1-9]\d*(,[1-9]\d*)*", args.bench_batches):
-        ap.error(f"--bench-batches must be positive integers separated by commas, got '{args.bench_batches}'")
+    context = (LLAMA3_8B if args.big == "llama3-8b" else SMALL if args.big == "small" else TINY)["max_position_embeddings"]
+    if args.bench_prompt + args.bench_new > context:
+        ap.error(f"--bench-prompt + --bench-new must fit the {args.big} shape's {context} positions, "
+                 f"got {args.bench_prompt + args.bench_new}")
+    if not re.fullmatch(r"[1-9]\d{0,3}(,[1-9]\d{0,3})*", args.bench_batches) or \
+            max(int(b) for b in args.bench_batches.split(",")) > 1024:
+        ap.error(f"--bench-batches must be integers in 1..1024 separated by commas, got '{args.bench_batches}'")
     args.bundle = os.path.abspath(args.bundle or os.path.join(args.root, ".gpu-check"))
     args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     unknown = args.skip - set(PARTS)

@@ -8,13 +8,18 @@ Defaults are Llama-3-8B's cache in float32. Prints, per context and batch, the c
 round trip (pageable and pinned host memory), next to the bandwidth it implies. Needs PyTorch with CUDA.
 """
 import argparse
+import os
+import sys
 import time
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from llama_reference import OneLineParser  # noqa: E402
+
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--layers", type=int, default=32)
     ap.add_argument("--kv-heads", type=int, default=8)
     ap.add_argument("--head-dim", type=int, default=128)

@@ -272,8 +272,15 @@ def bench(model, prompt_len, steps, batches):
             print(f"{b:>5} {b * prompt_len / (t1 - t0):>14.1f} {step_ms:>15.2f} {b * 1000 / step_ms:>13.1f}")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A usage error is one line and exit status 2, like every Ladder command's (argparse prints the usage first)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", required=True, help="Hugging Face model directory")
     ap.add_argument("--ids", help="comma-separated token ids")
     ap.add_argument("--generate", type=int, default=0, help="greedy continuation steps (KV cache)")

@@ -1,5 +1,6 @@
 package dev.ladder.cli;
 
+import dev.ladder.common.HostCheck;
 import dev.ladder.eval.run.FolderEngine;
 import dev.ladder.eval.run.ModelLoader;
 import dev.ladder.inference.LanguageModel;
@@ -25,6 +26,8 @@ import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,7 +47,9 @@ import sun.misc.SignalHandler;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve a model over an OpenAI-compatible HTTP API (/v1/models, /v1/completions, "
                 + "/v1/chat/completions, /version); concurrent requests share the engine's batches.",
-                "Listens on loopback unless --host says otherwise. With --api-key-env VAR every request needs "
+                "Listens on loopback unless --host says otherwise, and answers only requests whose Host header names "
+                        + "loopback, this machine (with a non-loopback --host) or an --allow-host NAME. "
+                        + "With --api-key-env VAR every request needs "
                         + "'Authorization: Bearer $VAR'. SIGTERM: the running batch is answered, queued requests get 503, "
                         + "exit 0. See docs/serve.md."})
 final class ServeCommand implements Callable<Integer> {
@@ -57,6 +62,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = ServerOptions.LOOPBACK, paramLabel = "ADDR",
             description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
     String host;
+    @Option(names = "--allow-host", paramLabel = "NAME",
+            description = "Also answer requests whose Host header is NAME (repeatable): a proxy's name, or another "
+                    + "name of this machine. Loopback names are always answered; with a non-loopback --host, so are this "
+                    + "machine's own names and addresses. Any other Host gets 403 (DNS rebinding).")
+    List<String> allowHosts = new ArrayList<>();
     @Option(names = "--port", defaultValue = "8000", paramLabel = "PORT", description = "TCP port (default ${DEFAULT-VALUE}; 0 = any free port).")
     int port;
     @Option(names = "--served-name", paramLabel = "NAME", description = "The model name clients send (default: the model directory's name).")
@@ -84,6 +94,7 @@ final class ServeCommand implements Callable<Integer> {
         if (maxQueue < 1) throw new UserError("--max-queue must be >= 1, got " + maxQueue);
         if (batchWaitMs < 0 || batchWaitMs > 60_000) throw new UserError("--batch-wait-ms must be in 0..60000, got " + batchWaitMs);
         if (servedName != null && servedName.isBlank()) throw new UserError("--served-name is blank");
+        List<String> allowed = allowedHosts(allowHosts);
         String key = apiKey(apiKeyEnv);
         InetAddress address = address(host);
         checkPort(address, port);   // before loading: a taken port should not cost a model load
@@ -92,7 +103,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerOptions options = new ServerOptions(host, port, key, maxBatchRows, maxQueue, batchWaitMs,
                 ServerOptions.DEFAULT_HANDLER_THREADS, ServerOptions.DEFAULT_MAX_BODY_BYTES, ServerOptions.DEFAULT_READ_TIMEOUT_MILLIS,
-                ServerOptions.DEFAULT_MAX_CONNECTIONS, Ladder.version());
+                ServerOptions.DEFAULT_MAX_CONNECTIONS, Ladder.version(), allowed);
         try (Session session = load.open(maxBatchRows, servedName, err)) {
             OpenAiServer server;
             try {
@@ -107,6 +118,10 @@ final class ServeCommand implements Callable<Integer> {
             Thread hook = new Thread(stop::run, "ladder-serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             Object previous = Sigterm.catchIt(stop::run);
+            if (!server.extraHosts().isEmpty()) {
+                err.println("serve: answering requests whose Host is localhost, a loopback address or one of "
+                        + String.join(", ", server.extraHosts()) + " (others get 403; --allow-host adds names)");
+            }
             out.println("serving " + session.served().name() + " on " + server.baseUri());
             out.flush();
             server.runEngine();   // until a signal closes the server; the last batch is answered first
@@ -147,6 +162,19 @@ final class ServeCommand implements Callable<Integer> {
             server.close();
             session.close();
         }
+    }
+
+    /** The {@code --allow-host} entries, normalised; a malformed one is a user error. */
+    static List<String> allowedHosts(List<String> entries) {
+        List<String> out = new ArrayList<>();
+        for (String entry : entries) {
+            try {
+                out.add(HostCheck.checkAllowed(entry));
+            } catch (IllegalArgumentException e) {
+                throw new UserError("--allow-host " + e.getMessage());
+            }
+        }
+        return out;
     }
 
     /** The key from the named environment variable; it is never printed. */

@@ -41,6 +41,13 @@ class GpuScriptsTest {
     void buildBridgeRefusesWhatItCannotBuildFrom() throws Exception {
         oneLine(run("build-bridge", "--frobnicate"), "build-bridge: unknown option '--frobnicate'");
         oneLine(run("build-bridge", "--cuda", "maybe"), "--cuda must be auto, on or off, got 'maybe'");
+        // every option without its value: one line, exit 2 (not bash's own message and status 1)
+        for (String[] flag : new String[][] {{"--torch", "a folder"}, {"--python", "an interpreter"}, {"--out", "a folder"},
+            {"--sources", "a folder"}, {"--jobs", "a number"}, {"--cuda", "auto, on or off"}}) {
+            oneLine(run("build-bridge", flag[0]), "build-bridge: " + flag[0] + " needs " + flag[1] + " (see --help)");
+        }
+        oneLine(run("build-bridge", "--out", "--jobs", "2"), "build-bridge: --out needs a folder (see --help)");
+        oneLine(run("build-bridge", "--jobs", "99999999999999999999"), "--jobs must be a whole number in 1..1024, got '99999999999999999999'");
         oneLine(run("build-bridge", "--sources", tmp.resolve("nothing").toString()), "no DJL bridge sources in");
         Path torch = Files.createDirectories(tmp.resolve("torch"));
         oneLine(run("build-bridge", "--torch", tmp.resolve("missing").toString()), "no such folder");
@@ -61,6 +68,7 @@ class GpuScriptsTest {
         oneLine(run("gpu-check"), "gpu-check: give a command: prepare or run (see --help)");
         oneLine(run("gpu-check", "deploy"), "gpu-check: unknown command 'deploy' (prepare or run; see --help)");
         oneLine(run("gpu-check", "prepare", "--fast"), "gpu-check: prepare: unknown option '--fast'");
+        oneLine(run("gpu-check", "prepare", "--out"), "gpu-check: prepare: --out needs a folder");
         Result help = run("gpu-check", "--help");
         assertThat(help.code()).isZero();
         assertThat(help.out()).contains("scripts/gpu-check prepare").contains("scripts/gpu-check run");
@@ -71,9 +79,16 @@ class GpuScriptsTest {
                 "gpu-check run: --skip: unknown part(s) warp (parts: bridge, env, parity, adapter, e2e, bench) (see --help)");
         oneLine(run("gpu-check", "run"), "gpu-check run: the following arguments are required: --out (see --help)");
         oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--budget", "-5"),
-                "gpu-check run: --budget must be a positive number of seconds, got -5 (see --help)");
+                "gpu-check run: --budget must be a number of seconds in (0, 86400], got -5 (see --help)");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--budget", "nan"),
+                "--budget must be a number of seconds in (0, 86400], got nan");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--big", "tiny", "--bench-prompt", "2000",
+                "--bench-new", "49"), "--bench-prompt + --bench-new must fit the tiny shape's 2048 positions, got 2049");
+        oneLine(run("gpu-check", "run", "--out"), "gpu-check run: argument --out: expected one argument (see --help)");
         oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--bench-batches", "1,,4"),
-                "--bench-batches must be positive integers separated by commas, got '1,,4'");
+                "--bench-batches must be integers in 1..1024 separated by commas, got '1,,4'");
+        oneLine(run("gpu-check", "run", "--out", tmp.resolve("o").toString(), "--bench-batches", "1,99999"),
+                "--bench-batches must be integers in 1..1024 separated by commas, got '1,99999'");
         assertThat(tmp.resolve("o")).doesNotExist();
     }
 

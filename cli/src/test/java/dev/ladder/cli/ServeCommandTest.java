@@ -7,13 +7,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ladder.cli.LadderCliTest.Run;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.TinyModels;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,6 +56,7 @@ class ServeCommandTest {
                 {"serve", "--model", tiny.toString(), "--port", "0", "--api-key-env", "sk-not/a-name"},
                 {"serve", "--model", tiny.toString(), "--port", "70000"},
                 {"serve", "--model", tiny.toString(), "--port", "0", "--max-batch-rows", "0"},
+                {"serve", "--model", tiny.toString(), "--port", "0", "--allow-host", "http://proxy.example:8080"},
                 {"serve", "--model", tiny.toString(), "--port", "0", "--adapter", tmp.resolve("no-adapter").toString()},
                 {"bench", "serve", "--model", tiny.toString(), "--concurrency", "0"},
             }) {
@@ -65,6 +69,8 @@ class ServeCommandTest {
                     .contains("cannot listen on 127.0.0.1:" + port);
             assertThat(LadderCliTest.run("serve", "--model", tiny.toString(), "--port", "0", "--api-key-env",
                     "LADDER_SERVE_TEST_UNSET_VARIABLE").err()).contains("LADDER_SERVE_TEST_UNSET_VARIABLE is not set");
+            assertThat(LadderCliTest.run("serve", "--model", tiny.toString(), "--port", "0", "--allow-host",
+                    "proxy.example:8080").err()).contains("--allow-host 'proxy.example:8080' is not a host name");
         }
     }
 
@@ -76,7 +82,7 @@ class ServeCommandTest {
                 "-Xmx1g", "-Dai.djl.offline=true", "-Dladder.cache.dir=" + tmp.resolve("cache"),
                 "-cp", System.getProperty("java.class.path"), "dev.ladder.cli.Ladder",
                 "serve", "--model", tiny.toString(), "--port", "0", "--served-name", "tiny-test",
-                "--api-key-env", "LADDER_SERVE_TEST_KEY")
+                "--api-key-env", "LADDER_SERVE_TEST_KEY", "--allow-host", "box.example")
                 .redirectError(log.toFile()).redirectOutput(stdout.toFile());
         pb.environment().put("LADDER_SERVE_TEST_KEY", "k-2718");
         Process p = pb.start();
@@ -114,12 +120,30 @@ class ServeCommandTest {
             assertThat(completion.statusCode()).as(completion.body()).isEqualTo(200);
             assertThat(json.readTree(completion.body()).path("usage").path("completion_tokens").asInt()).isBetween(1, 3);
 
+            // DNS rebinding: a page whose name resolves here still sends its name, and is refused before the key
+            int port = URI.create(base).getPort();
+            assertThat(rawGet(port, "evil.example:" + port)).startsWith("HTTP/1.1 403 ").contains("host_not_allowed");
+            assertThat(rawGet(port, "box.example:" + port)).startsWith("HTTP/1.1 401 ");
+            assertThat(rawGet(port, "localhost:" + port)).startsWith("HTTP/1.1 401 ");
+            assertThat(Files.readString(log)).contains("serve: answering requests whose Host is localhost, a loopback "
+                    + "address or one of box.example");
+
             p.destroy();   // SIGTERM
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(Files.readString(log)).isZero();
             assertThat(Files.readString(log)).contains("serve: stopped after").doesNotContain("k-2718");
         } finally {
             p.destroyForcibly();
+        }
+    }
+
+    /** GET /v1/models with this Host header, over a raw socket (HttpClient will not set Host). */
+    static String rawGet(int port, String host) throws IOException {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            s.setSoTimeout(30_000);
+            s.getOutputStream().write(("GET /v1/models HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 

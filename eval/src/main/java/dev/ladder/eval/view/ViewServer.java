@@ -2,17 +2,14 @@ package dev.ladder.eval.view;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.ladder.common.HostCheck;
 import dev.ladder.inference.serve.ExchangePool;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Serves a {@link RunViewer}'s pages on the loopback interface only: GET and HEAD of a page's path; anything else is
@@ -20,13 +17,11 @@ import java.util.regex.Pattern;
  *
  * <p>Only requests whose {@code Host} names the loopback interface are answered: a page of another site can make the
  * browser resolve its own name to 127.0.0.1 (DNS rebinding) and would then read these pages as same-origin; its
- * requests still carry its own name in {@code Host}.
+ * requests still carry its own name in {@code Host} ({@link HostCheck}, which {@code ladder serve} shares).
  */
 public final class ViewServer implements AutoCloseable {
 
-    private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]");
-    /** A host (a bracketed IPv6 literal or a name without a colon) and an optional numeric port. */
-    private static final Pattern HOST_PORT = Pattern.compile("(\\[[^\\]]*]|[^:\\[\\]]*)(?::[0-9]{1,5})?");
+    private static final HostCheck HOSTS = HostCheck.loopback();
 
     /** Requests read or answered at once, and the time a request has to arrive in full. */
     static final int MAX_CONNECTIONS = 32;
@@ -65,7 +60,7 @@ public final class ViewServer implements AutoCloseable {
             // a GET is read once its head is: the rest has no deadline (false: the deadline fired, it is being closed)
             if (!ExchangePool.requestRead()) return;
             List<String> hosts = ex.getRequestHeaders().get("Host");
-            if (hosts == null || hosts.size() != 1 || !loopbackHost(hosts.get(0))) {
+            if (hosts == null || hosts.size() != 1 || !HOSTS.accepts(hosts.get(0))) {
                 reply(ex, 403, "text/plain; charset=utf-8", ("refused: the Host header must name this machine's loopback "
                         + "interface (127.0.0.1, localhost or [::1]); open " + "http://127.0.0.1:" + ex.getLocalAddress().getPort()
                         + "/\n").getBytes(), !ex.getRequestMethod().equals("HEAD"));
@@ -86,11 +81,6 @@ public final class ViewServer implements AutoCloseable {
             }
             reply(ex, 200, type(key), page, !method.equals("HEAD"));
         }
-    }
-
-    static boolean loopbackHost(String host) {
-        Matcher m = HOST_PORT.matcher(host.strip());
-        return m.matches() && LOOPBACK_HOSTS.contains(m.group(1).toLowerCase(Locale.ROOT));
     }
 
     private static void reply(HttpExchange ex, int status, String type, byte[] body, boolean withBody) throws IOException {

@@ -45,6 +45,21 @@ final class ApiException extends RuntimeException {
                 "invalid_request_error", null, "invalid_api_key", null);
     }
 
+    /** 403: the Host header names neither loopback nor a name the server was told to answer. */
+    static ApiException hostNotAllowed(String given, int port) {
+        String what = given == null ? "a request without exactly one Host header"
+                : "Host '" + printable(given) + "'";
+        return new ApiException(403, what + " is refused (a guard against DNS rebinding): on this machine call http://127.0.0.1:" + port
+                + "/v1; for a name that a proxy or another machine uses, start ladder serve with --allow-host NAME",
+                "invalid_request_error", null, "host_not_allowed", null);
+    }
+
+    /** At most 100 printable ASCII characters of a header a client chose. */
+    private static String printable(String s) {
+        String p = s.strip().replaceAll("[^\\x20-\\x7e]", "?");
+        return p.length() > 100 ? p.substring(0, 100) + "..." : p;
+    }
+
     static ApiException tooLarge(long limit) {
         return new ApiException(413, "the request body is larger than " + limit + " bytes", "invalid_request_error",
                 null, "request_too_large", null);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.ladder.common.HostCheck;
 import dev.ladder.inference.Completion;
 
 import java.io.ByteArrayOutputStream;
@@ -17,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -68,14 +70,17 @@ public final class OpenAiServer implements AutoCloseable {
     private final ThreadPoolExecutor handlers;
     private final ExchangePool exchanges;
     private final byte[] expectedAuthorization;
+    private final HostCheck hosts;
     private final long createdSeconds = System.currentTimeMillis() / 1000;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
     /** Exchanges begun and not yet answered. */
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    private OpenAiServer(ServedModel served, ServerOptions options, PrintWriter log, HttpServer http, boolean ownThread) {
+    private OpenAiServer(ServedModel served, ServerOptions options, PrintWriter log, HttpServer http, HostCheck hosts,
+                         boolean ownThread) {
         this.served = served;
+        this.hosts = hosts;
         this.options = options;
         this.log = log;
         this.http = http;
@@ -120,8 +125,10 @@ public final class OpenAiServer implements AutoCloseable {
             throws IOException {
         Objects.requireNonNull(served, "served");
         Objects.requireNonNull(options, "options");
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getByName(options.host()), options.port()), 0);
-        OpenAiServer server = new OpenAiServer(served, options, log, http, ownThread);
+        InetAddress bound = InetAddress.getByName(options.host());
+        HostCheck hosts = HostCheck.forListening(bound, options.allowedHosts());
+        HttpServer http = HttpServer.create(new InetSocketAddress(bound, options.port()), 0);
+        OpenAiServer server = new OpenAiServer(served, options, log, http, hosts, ownThread);
         http.start();
         return server;
     }
@@ -145,6 +152,14 @@ public final class OpenAiServer implements AutoCloseable {
     public URI baseUri() {
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
         return URI.create("http://" + host + ":" + address().getPort() + "/v1");
+    }
+
+    /**
+     * The {@code Host} names and addresses answered besides localhost and loopback: this machine's own when it listens
+     * on another address, and {@link ServerOptions#allowedHosts}.
+     */
+    public List<String> extraHosts() {
+        return hosts.extra();
     }
 
     /** Requests being read, or in their handler, now (those waiting for the engine not included). */
@@ -242,6 +257,7 @@ public final class OpenAiServer implements AutoCloseable {
 
     private void route(HttpExchange ex) {
         checkHeaderSize(ex);
+        checkHost(ex);
         authorize(ex);
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod();
@@ -290,6 +306,17 @@ public final class OpenAiServer implements AutoCloseable {
             return;
         }
         respond(ex, 200, body, null);
+    }
+
+    /**
+     * Only the Host names this server knows, before the key is looked at: a web page that makes its own name resolve
+     * here (DNS rebinding) sends that name, and could otherwise drive a server without a key from the user's browser.
+     */
+    private void checkHost(HttpExchange ex) {
+        List<String> given = ex.getRequestHeaders().get("Host");
+        if (given == null || given.size() != 1 || !hosts.accepts(given.get(0))) {
+            throw ApiException.hostNotAllowed(given == null || given.size() != 1 ? null : given.get(0), address().getPort());
+        }
     }
 
     private void authorize(HttpExchange ex) {

@@ -1,5 +1,7 @@
 package dev.ladder.inference.serve;
 
+import dev.ladder.common.HostCheck;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,10 +22,13 @@ import java.util.Objects;
  * @param maxConnections    requests read or handled at once (each holds a thread until its body is read; requests
  *                          waiting for the engine do not count); a connection past it is closed unanswered
  * @param version           what {@code GET /version} reports (Ladder's version)
+ * @param allowedHosts      names (or addresses) a request's {@code Host} may give besides loopback and, when
+ *                          {@code host} is not loopback, this machine's own ({@link HostCheck#forListening}): those of
+ *                          a proxy, or another name of this machine; each checked by {@link HostCheck#checkAllowed}
  */
 public record ServerOptions(String host, int port, String apiKey, int maxBatchRows, int maxQueued, int batchWaitMillis,
                             int handlerThreads, int maxBodyBytes, int readTimeoutMillis, int maxConnections,
-                            String version) {
+                            String version, List<String> allowedHosts) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final int DEFAULT_PORT = 8000;
@@ -38,6 +43,7 @@ public record ServerOptions(String host, int port, String apiKey, int maxBatchRo
     public ServerOptions {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(version, "version");
+        allowedHosts = allowedHosts.stream().map(HostCheck::checkAllowed).toList();
         if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be in 0..65535, got " + port);
         if (apiKey != null && apiKey.isBlank()) throw new IllegalArgumentException("the API key is blank");
         if (maxBatchRows < 1) throw new IllegalArgumentException("maxBatchRows must be >= 1, got " + maxBatchRows);
@@ -53,42 +59,47 @@ public record ServerOptions(String host, int port, String apiKey, int maxBatchRo
     public static ServerOptions defaults(int port, String version) {
         return new ServerOptions(LOOPBACK, port, null, DEFAULT_MAX_BATCH_ROWS, DEFAULT_MAX_QUEUED,
                 DEFAULT_BATCH_WAIT_MILLIS, DEFAULT_HANDLER_THREADS, DEFAULT_MAX_BODY_BYTES, DEFAULT_READ_TIMEOUT_MILLIS,
-                DEFAULT_MAX_CONNECTIONS, version);
+                DEFAULT_MAX_CONNECTIONS, version, List.of());
     }
 
     public ServerOptions withApiKey(String key) {
         return new ServerOptions(host, port, key, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
-                maxConnections, version);
+                maxConnections, version, allowedHosts);
     }
 
     public ServerOptions withMaxBatchRows(int rows) {
         return new ServerOptions(host, port, apiKey, rows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
-                maxConnections, version);
+                maxConnections, version, allowedHosts);
     }
 
     public ServerOptions withMaxQueued(int queued) {
         return new ServerOptions(host, port, apiKey, maxBatchRows, queued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
-                maxConnections, version);
+                maxConnections, version, allowedHosts);
     }
 
     public ServerOptions withBatchWaitMillis(int millis) {
         return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, millis, handlerThreads, maxBodyBytes, readTimeoutMillis,
-                maxConnections, version);
+                maxConnections, version, allowedHosts);
     }
 
     public ServerOptions withHost(String h) {
         return new ServerOptions(h, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, readTimeoutMillis,
-                maxConnections, version);
+                maxConnections, version, allowedHosts);
     }
 
     public ServerOptions withReadTimeoutMillis(int millis) {
         return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes, millis,
-                maxConnections, version);
+                maxConnections, version, allowedHosts);
     }
 
     public ServerOptions withMaxConnections(int connections) {
         return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes,
-                readTimeoutMillis, connections, version);
+                readTimeoutMillis, connections, version, allowedHosts);
+    }
+
+    public ServerOptions withAllowedHosts(List<String> hosts) {
+        return new ServerOptions(host, port, apiKey, maxBatchRows, maxQueued, batchWaitMillis, handlerThreads, maxBodyBytes,
+                readTimeoutMillis, maxConnections, version, hosts);
     }
 
     /** Never shows the key (records print every component). */
@@ -98,6 +109,6 @@ public record ServerOptions(String host, int port, String apiKey, int maxBatchRo
                 + ", maxBatchRows=" + maxBatchRows + ", maxQueued=" + maxQueued + ", batchWaitMillis=" + batchWaitMillis
                 + ", handlerThreads=" + handlerThreads
                 + ", maxBodyBytes=" + maxBodyBytes + ", readTimeoutMillis=" + readTimeoutMillis
-                + ", maxConnections=" + maxConnections + ", version=" + version + "]";
+                + ", maxConnections=" + maxConnections + ", version=" + version + ", allowedHosts=" + allowedHosts + "]";
     }
 }

@@ -33,11 +33,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.ArgGroup;
@@ -163,12 +165,21 @@ final class EvalCommand implements Callable<Integer> {
                         + first.error() + (goldErrors.size() > 1 ? " (nor can any of the other " + (goldErrors.size() - 1)
                         + " golds be read or run)" : ""));
             }
-            if (json) printJson(rows, goldErrors, options);
-            else printTables(title, rows, goldErrors, options, scorers.values().stream().allMatch(Scoring::hasSuite));
+            String tsMissing = tsMissing(scorers.values());
+            if (json) printJson(rows, goldErrors, options, tsMissing);
+            else printTables(title, rows, goldErrors, options, tsMissing);
             return 0;
         } finally {
             opened.forEach(Database::close);
         }
+    }
+
+    /** Why TS is missing (the first reason a scorer gives), or null when every database has a suite. */
+    private String tsMissing(Collection<Scoring> scorers) {
+        if (scorers.stream().allMatch(Scoring::hasSuite)) return null;
+        if (noSuite) return "--no-suite";
+        return scorers.stream().filter(s -> !s.hasSuite()).map(Scoring::whyNoSuite).flatMap(Optional::stream).findFirst()
+                .orElse("no test suite: run 'ladder testsuite build DB'");
     }
 
     /**
@@ -250,7 +261,7 @@ final class EvalCommand implements Callable<Integer> {
                 named, opened, database.sqlMode());
     }
 
-    private void printJson(List<Scored> rows, List<GoldError> goldErrors, ExOptions options) {
+    private void printJson(List<Scored> rows, List<GoldError> goldErrors, ExOptions options, String tsMissing) {
         List<ItemScore> scores = rows.stream().map(Scored::score).toList();
         ObjectMapper mapper = StableJson.mapper().enable(SerializationFeature.INDENT_OUTPUT);
         ScoreSummary all = ScoreSummary.of(scores);
@@ -260,6 +271,7 @@ final class EvalCommand implements Callable<Integer> {
         root.put("EM", all.em());
         if (all.ts() == null) root.putNull("TS");
         else root.put("TS", all.ts());
+        if (tsMissing != null) root.put("ts_missing", tsMissing);
         root.put("n", all.items());
         if (splitItems != null) {
             root.put("split_items", splitItems);
@@ -301,12 +313,12 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
-    private void printTables(String title, List<Scored> rows, List<GoldError> goldErrors, ExOptions options, boolean withSuite) {
+    private void printTables(String title, List<Scored> rows, List<GoldError> goldErrors, ExOptions options, String tsMissing) {
         PrintWriter out = spec.commandLine().getOut();
         List<ItemScore> scores = rows.stream().map(Scored::score).toList();
         long missing = scores.stream().filter(s -> s.flags().contains("no-prediction")).count();
         out.println(title + ": " + scores.size() + " items, EX mode " + options.label() + ", EM mode " + options.emMode().label()
-                + (withSuite ? "" : "; TS missing (no test suite: run 'ladder testsuite build DB')")
+                + (tsMissing == null ? "" : "; TS missing (" + tsMissing + ")")
                 + (missing > 0 ? "; " + missing + " items without a prediction" : "")
                 + (splitItems == null ? "" : "; the items the predictions cover, of " + splitItems
                         + " in the split (--all-items scores them all, the others as wrong)")

@@ -57,8 +57,8 @@ final class TestSuiteCommand extends GroupCommand {
         @Option(names = "--per-database", defaultValue = "0", paramLabel = "W",
                 description = "Candidates tried per kept database, the best is kept (default: max-candidates / size; 1 = first fit).")
         int perDatabase;
-        @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Stop trying candidates after this long (default: no limit;"
-                + " a time limit makes the suite depend on how busy the machine is, --max-candidates bounds the work instead).")
+        @Option(names = "--time-limit", paramLabel = "SECONDS", description = "Give up after this long, storing nothing (default: no"
+                + " limit; the limit never changes a suite, only whether one is stored: --max-candidates bounds the work).")
         Long timeLimit;
 
         @Override
@@ -101,8 +101,7 @@ final class TestSuiteCommand extends GroupCommand {
         public Integer call() {
             String db = database.strip().toLowerCase(Locale.ROOT);
             Path dir = TestSuite.defaultDir(db);
-            TestSuite suite = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite of " + db + " in " + dir
-                    + "; build one with 'ladder testsuite build " + db + "'"));
+            TestSuite suite = stored(db, dir);
             PrintWriter out = spec.commandLine().getOut();
             print(out, suite);
             return 0;
@@ -127,8 +126,7 @@ final class TestSuiteCommand extends GroupCommand {
             String db = database.strip().toLowerCase(Locale.ROOT);
             if (repeat < 1) throw new UserError("--repeat must be at least 1, got " + repeat);
             Path dir = TestSuite.defaultDir(db);
-            TestSuite suite = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite of " + db + " in " + dir
-                    + "; build one with 'ladder testsuite build " + db + "'"));
+            TestSuite suite = stored(db, dir);
             Benchmark bench = Benchmarks.load(suite.benchmark());
             List<BenchmarkItem> items = bench.split(split);
             Map<String, String> predictions = new LinkedHashMap<>();
@@ -202,6 +200,16 @@ final class TestSuiteCommand extends GroupCommand {
         private static String ms(long nanos) {
             return String.format(Locale.ROOT, "%.0f", nanos / 1e6);
         }
+    }
+
+    /** The suite stored in {@code dir}; none, or one without a database beyond the original (TS would be EX), is refused. */
+    static TestSuite stored(String db, Path dir) {
+        TestSuite suite = TestSuite.load(dir).orElseThrow(() -> new UserError("no test suite of " + db + " in " + dir
+                + "; build one with 'ladder testsuite build " + db + "'"));
+        suite.unusable(dir).ifPresent(why -> {
+            throw new UserError(why);
+        });
+        return suite;
     }
 
     static void print(PrintWriter out, TestSuite suite) {

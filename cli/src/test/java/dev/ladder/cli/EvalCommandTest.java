@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -210,6 +211,61 @@ class EvalCommandTest {
         assertThat(items.get(0).get("VA").asBoolean()).isFalse();
         assertThat(items.get(1).get("VA").asBoolean()).isFalse();
         assertThat(items.get(2).get("EX").asBoolean()).isTrue();
+    }
+
+    @Test
+    void anEmptySuiteManifestLeavesTsMissingWithTheReasonNeverEx() throws IOException {
+        // as a build stored one before empty suites were refused: no database, the SHA-256 of nothing
+        Path suite = Files.createDirectories(dir.resolve("empty-suite"));
+        Files.writeString(suite.resolve("manifest.json"), """
+                {"database": "classicmodels", "benchmark": "classicmodels", "split": "test", "seed": 1,
+                 "databases": [], "candidates": 0,
+                 "fingerprint": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}
+                """);
+        String why = "the test suite in " + suite + " has no database beyond the original (0 candidates tried, none"
+                + " kept), so its TS would be EX: rebuild it with 'ladder testsuite build classicmodels'";
+        Run r = run("eval", "--benchmark", "classicmodels", "--pred", benchmarkPredictions().toString(), "--suite",
+                suite.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out().lines().findFirst().orElseThrow()).contains("; TS missing (" + why + ")");
+        assertThat(r.out()).containsPattern("all\\s+4\\s+0\\.750\\s+0\\.750\\s+0\\.750\\s+missing");
+        JsonNode root = JSON.readTree(run("eval", "--benchmark", "classicmodels", "--pred",
+                benchmarkPredictions().toString(), "--suite", suite.toString(), "--json").out());
+        assertThat(root.get("EX").asDouble()).isEqualTo(0.75);
+        assertThat(root.get("TS").isNull()).isTrue();
+        assertThat(root.get("ts_missing").asText()).isEqualTo(why);
+        assertThat(root.get("items").get(0).has("TS")).isFalse();
+    }
+
+    @Test
+    void anEmptySqliteSuiteFolderLeavesTsMissingWithTheReason() throws IOException {
+        Path sqlite = smallSqlite();
+        Path suites = dir.resolve("suites");
+        Path folder = Files.createDirectories(suites.resolve("small"));
+        Path gold = Files.write(dir.resolve("small-gold.txt"), List.of("SELECT x FROM t\tsmall", "SELECT x FROM t WHERE x > 1\tsmall"));
+        Path pred = Files.write(dir.resolve("small-pred.txt"), List.of("SELECT x FROM t", "SELECT x FROM t WHERE x = 2"));
+        String[] args = {"eval", "--db", sqlite.toString(), "--gold", gold.toString(), "--pred", pred.toString(),
+                "--suite", suites.toString()};
+        Run r = run(args);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out().lines().findFirst().orElseThrow()).contains("; TS missing (the test-suite folder " + folder
+                + " holds no SQLite file, so TS would be EX (expected " + folder + "/*.sqlite, the layout of the official"
+                + " test-suite databases))");
+        assertThat(r.out()).containsPattern("all\\s+2\\s+1\\.000\\s+1\\.000\\s+\\S+\\s+missing");
+        // the original's copy alone (as the official folders hold it beside the distilled ones) is no suite either
+        Files.copy(sqlite, folder.resolve("small.sqlite"));
+        JsonNode root = JSON.readTree(run(append(args, "--json")).out());
+        assertThat(root.get("EX").asDouble()).isEqualTo(1.0);
+        assertThat(root.get("TS").isNull()).isTrue();
+        assertThat(root.get("ts_missing").asText()).isEqualTo("the test-suite folder " + folder + " holds only copies of"
+                + " the original (small.sqlite), so TS would be EX (the official suites add distilled databases beside it)");
+    }
+
+    private static String[] append(String[] args, String more) {
+        String[] out = Arrays.copyOf(args, args.length + 1);
+        out[args.length] = more;
+        return out;
     }
 
     @Test

@@ -174,6 +174,39 @@ class MultiDatabaseRunTest {
     }
 
     @Test
+    void suiteFoldersThatHoldNothingBeyondTheOriginalLeaveTsMissingWithTheReason() throws Exception {
+        // shop's folder holds only the original's copy, library's no file at all: neither can tell anything apart
+        Path empty = tmp.resolve("empty-suites");
+        shop(empty.resolve("shop/shop.sqlite"), false);
+        Files.createDirectories(empty.resolve("library"));
+        String why = "the test-suite folder " + empty.resolve("shop") + " holds only copies of the original (shop.sqlite)";
+        Path run = tmp.resolve("empty-suites-run");
+        Files.writeString(tmp.resolve("empty-suites.yaml"), """
+                name: empty-suites
+                benchmark: %s
+                split: dev
+                output: %s
+                models: {oracle: {engine: oracle, noise: none}}
+                strategies: [prompt-k0]
+                scorers: {suite: %s}
+                """.formatted(spider, run, empty));
+        LadderCliTest.Run r = LadderCliTest.run("run", tmp.resolve("empty-suites.yaml").toString(), "--no-progress",
+                "--no-generation-cache");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out() + r.err()).contains("warning: no test suite for 2 of 2 databases (shop, library), so TS is"
+                + " missing for every item: " + why);
+        assertThat(rows(run)).hasSize(8).allSatisfy(x -> {
+            assertThat(x.ex()).as(x.itemId()).isTrue();
+            assertThat(x.ts()).as(x.itemId()).isNull();
+        });
+        assertThat(meta(run)).doesNotContainKey("ts.fingerprint").hasEntrySatisfying("ts.missing",
+                m -> assertThat(m).contains(why));
+        assertThat(Files.readString(run.resolve(RunDirectory.REPORT).resolve("report.md")))
+                .contains("TS: test-suite accuracy over the items that have a suite (missing for every rung: ")
+                .contains(why);
+    }
+
+    @Test
     void shardsAndAResumedRunEndWithTheWholeRunsRows() throws Exception {
         String extra = "scorers: {ts: none}";
         Path whole = tmp.resolve("whole-run");

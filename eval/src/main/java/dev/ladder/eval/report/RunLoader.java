@@ -12,6 +12,8 @@ import dev.ladder.eval.run.RunDirectory;
 import dev.ladder.pipeline.oracle.OracleModel;
 import dev.ladder.pipeline.strategy.Trace;
 import dev.ladder.pipeline.strategy.TraceStep;
+import dev.ladder.scorer.score.BuiltInMetrics;
+import dev.ladder.scorer.testsuite.TestSuite;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -57,6 +59,11 @@ public final class RunLoader {
                 String value = store.meta(key);
                 if (value != null) meta.put(key, value);
             }
+            if (TestSuite.EMPTY_FINGERPRINT.equals(meta.get(ExperimentRunner.TS_FINGERPRINT))) {
+                // scored on a suite without databases (stored before such suites were refused): its TS is EX
+                rows = rows.stream().map(r -> r.withoutScore(BuiltInMetrics.TS.name())).toList();
+                meta.put("ts.missing", EMPTY_SUITE);
+            }
             Report.Run run = Report.Run.of(dir, cells, rows, new RunInfo(experiment, environment, meta));
             return experiment != null && experiment.models().values().stream().anyMatch(ModelSpec::oracle)
                     ? run.withOracle(oracleTraces(store, cells)) : run;
@@ -88,6 +95,11 @@ public final class RunLoader {
         }
         return out;
     }
+
+    /** Why a run scored on an empty suite has no TS in a report. */
+    static final String EMPTY_SUITE = "its TS was scored on a test suite with no database beyond the original (fingerprint "
+            + TestSuite.EMPTY_FINGERPRINT.substring(0, 12) + "), so it was EX and is left out: build a suite and score"
+            + " the run's predictions again ('ladder eval')";
 
     /** The results store's meta values a report reads besides {@code skipped.<cell>}. */
     static final List<String> META_KEYS = List.of("ts.missing", "items.selection", "scorers.ex_modes", "shard",

@@ -217,6 +217,15 @@ public record ItemResult(String cell, String itemId, String category, String dif
                 diagnosis, m, completions, cachedMillis, outcome, database);
     }
 
+    /** This row without a metric's value (absent, as if never scored). */
+    public ItemResult withoutScore(String metric) {
+        Map<String, MetricValue> m = new LinkedHashMap<>(scores);
+        m.remove(metric);
+        return new ItemResult(cell, itemId, category, difficulty, question, gold, predicted, error, errorClass, chosen,
+                promptTokens, generatedTokens, millis, tables, joins, aggregates, nesting, calls, cachedCalls,
+                diagnosis, m, completions, cachedMillis, outcome, database);
+    }
+
     /** A row not judged, without a diagnosis. */
     public ItemResult(String cell, String itemId, String category, String difficulty, String question,
                       String gold, String predicted, boolean va, boolean ex, boolean em, Boolean ts, String error,

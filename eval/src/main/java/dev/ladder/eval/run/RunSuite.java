@@ -38,6 +38,8 @@ final class RunSuite {
     static final String TS_FINGERPRINT_OF = "ts.fingerprint.db.";
 
     private final Experiment experiment;
+    /** Why a build this run asked for stored nothing, by database name (TS is then missing with that reason). */
+    private final Map<String, String> refused = new LinkedHashMap<>();
 
     RunSuite(Experiment experiment) {
         this.experiment = experiment;
@@ -121,6 +123,8 @@ final class RunSuite {
     String missing(Database db, Scoring scoring) {
         if (scoring.hasSuite()) return null;
         if (experiment.scorers().ts() == ScorerSpec.Ts.NONE) return "TS is off (scorers.ts: none)";
+        if (refused.containsKey(db.name())) return refused.get(db.name());
+        if (scoring.whyNoSuite().isPresent()) return scoring.whyNoSuite().get();
         if (db.kind() == DatabaseKind.SQLITE_FILE) {
             return "no test suite for " + db.name() + ": a SQLite database's TS runs on its published distilled databases"
                     + " (scorers.suite: DIR, with DIR/" + db.name() + "/*.sqlite as in the official test-suite databases)";
@@ -131,6 +135,19 @@ final class RunSuite {
         }
         return "no test suite for " + db.name() + ": TS and its comparisons are missing (build one with 'ladder testsuite"
                 + " build " + db.name() + "', about 2 minutes, or set scorers.ts: suite in an experiment with agent rungs)";
+    }
+
+    /**
+     * Whether a usable suite is stored in {@code dir}: a manifest with a database beyond the original. An unreadable
+     * manifest counts as stored (opening it for scoring says what is wrong with it); an empty one is built again.
+     */
+    private static boolean storedUsable(Path dir) {
+        if (!Files.isRegularFile(dir.resolve(TestSuite.MANIFEST))) return false;
+        try {
+            return TestSuite.load(dir).map(s -> s.unusable(dir).isEmpty()).orElse(false);
+        } catch (UserError unreadable) {
+            return true;
+        }
     }
 
     /**
@@ -146,7 +163,7 @@ final class RunSuite {
             return null;
         }
         Path dir = TestSuite.defaultDir(db.name());
-        if (Files.isRegularFile(dir.resolve(TestSuite.MANIFEST))) return null;
+        if (storedUsable(dir)) return null;
         log.println("building the test suite of " + db.name() + " first (the ladder has agent rungs; 2 to 5"
                 + " minutes, once per machine; scorers.ts: stored skips this)");
         log.flush();
@@ -155,11 +172,17 @@ final class RunSuite {
                 .withBenchmark(experiment.benchmark()).withSplit(experiment.split());
         // the build takes minutes: its progress goes to the log, never silence after one line; shards starting at once
         // build it once (the others wait, then read what the first stored)
-        TestSuiteBuilder.Stored stored = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {
-            log.println("  test suite: " + m);
-            log.flush();
-        })
-                .storedOrBuilt(benchmark.split(experiment.split()), dir);
+        TestSuiteBuilder.Stored stored;
+        try {
+            stored = new TestSuiteBuilder(EmbeddedMariaDb.shared(), o, m -> {
+                log.println("  test suite: " + m);
+                log.flush();
+            }).storedOrBuilt(benchmark.split(experiment.split()), dir);
+        } catch (TestSuiteBuilder.Refused nothing) {
+            // a suite of the original alone would make TS a copy of EX: the run scores the rest, TS missing with why
+            refused.put(db.name(), nothing.getMessage());
+            return null;
+        }
         TestSuite suite = stored.suite();
         return String.format(Locale.ROOT, "test suite of %s %s in %.0f s: %d databases, in %s", db.name(),
                 stored.builtHere() ? "built" : "built by another process while this one waited",

@@ -23,6 +23,7 @@ public final class Scoring {
 
     private final Database original;
     private final Optional<List<Database>> suite;
+    private final String whyNoSuite;
     private final ExOptions options;
     private final ExactMatch exactMatch;
     private final Map<String, Execution> goldResults = new ConcurrentHashMap<>();
@@ -33,8 +34,23 @@ public final class Scoring {
      *              empty when there is no suite, and TS is then reported as missing
      */
     public Scoring(Database original, Optional<List<Database>> suite, ExOptions options, ExactMatch exactMatch) {
+        this(original, suite, options, exactMatch, null);
+    }
+
+    /**
+     * As {@link #Scoring(Database, Optional, ExOptions, ExactMatch)}, saying why there is no suite.
+     *
+     * @param whyNoSuite why TS is missing (one line), or null: none given, or there is a suite
+     */
+    public Scoring(Database original, Optional<List<Database>> suite, ExOptions options, ExactMatch exactMatch,
+                   String whyNoSuite) {
         this.original = original;
-        this.suite = suite.map(List::copyOf);
+        // a suite without a database is the original alone: TS would be EX under another name, so it is missing
+        boolean empty = suite.isPresent() && suite.get().isEmpty();
+        this.suite = empty ? Optional.empty() : suite.map(List::copyOf);
+        this.whyNoSuite = this.suite.isPresent() ? null
+                : empty && whyNoSuite == null ? "the test suite has no database beyond the original, so TS would be EX"
+                : whyNoSuite;
         this.options = options;
         this.exactMatch = exactMatch;
     }
@@ -65,6 +81,11 @@ public final class Scoring {
 
     public boolean hasSuite() {
         return suite.isPresent();
+    }
+
+    /** Why TS is missing (one line), when there is no suite and the reason is known. */
+    public Optional<String> whyNoSuite() {
+        return Optional.ofNullable(whyNoSuite);
     }
 
     /**

@@ -53,6 +53,8 @@ public final class ScoringSetup {
         if (explicit && original.kind() == DatabaseKind.SQLITE_FILE && SqliteSuite.isLayout(dir)) {
             SqliteSuite sqlite = SqliteSuite.find(dir, original.name())
                     .orElseThrow(() -> new UserError(SqliteSuite.absent(dir, original.name())));
+            Optional<String> unusable = sqlite.unusable(dir);
+            if (unusable.isPresent()) return new Scoring(original, Optional.empty(), options, em, unusable.get());
             List<Database> all = sqlite.open();
             opened.addAll(all);
             return new Scoring(original, Optional.of(all), options, em);
@@ -72,6 +74,9 @@ public final class ScoringSetup {
         if (!ts.database().equals(original.name())) {
             throw new UserError("the test suite in " + dir + " was built for " + ts.database() + ", not " + original.name());
         }
+        // an empty suite (stored before they were refused, or written by hand) is no suite: TS is missing, never EX
+        Optional<String> unusable = ts.unusable(dir);
+        if (unusable.isPresent()) return new Scoring(original, Optional.empty(), options, em, unusable.get());
         List<Database> all = ts.open(EmbeddedMariaDb.shared(), mode);
         opened.addAll(all);
         // open() lists the original first; Scoring always checks the original itself

@@ -12,8 +12,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -27,8 +29,10 @@ import java.util.stream.Stream;
  * @param files       its SQLite files, sorted by name
  * @param fingerprint SHA-256 over each file's name and content SHA-256: two folders with one fingerprint hold the same
  *                    databases, so their TS numbers compare
+ * @param variants    files whose contents are not the original's copy ({@code <db_id>.sqlite}): the databases that can
+ *                    tell a prediction apart that the original cannot (every file when there is no such copy)
  */
-public record SqliteSuite(String database, List<Path> files, String fingerprint) {
+public record SqliteSuite(String database, List<Path> files, String fingerprint, int variants) {
 
     public SqliteSuite {
         files = List.copyOf(files);
@@ -39,7 +43,10 @@ public record SqliteSuite(String database, List<Path> files, String fingerprint)
         return Files.isDirectory(dir) && !Files.isRegularFile(dir.resolve(TestSuite.MANIFEST));
     }
 
-    /** The suite of {@code dbId} in {@code dir} ({@code dir/<dbId>/*.sqlite}), or empty when it has no SQLite file there. */
+    /**
+     * The suite of {@code dbId} in {@code dir} ({@code dir/<dbId>/*.sqlite}), or empty when there is no such folder. A
+     * folder without a SQLite file, or with only copies of the original, is returned: {@link #unusable} says why.
+     */
     public static Optional<SqliteSuite> find(Path dir, String dbId) {
         Path folder = dir.resolve(dbId);
         if (dbId.contains("/") || dbId.contains("\\") || dbId.equals("..") || !Files.isDirectory(folder)) {
@@ -52,8 +59,28 @@ public record SqliteSuite(String database, List<Path> files, String fingerprint)
         } catch (IOException e) {
             throw new UserError("cannot read test-suite folder " + folder + ": " + e.getMessage(), e);
         }
-        if (files.isEmpty()) return Optional.empty();
-        return Optional.of(new SqliteSuite(dbId, files, fingerprint(files)));
+        Map<Path, String> hashes = new LinkedHashMap<>();
+        for (Path f : files) hashes.put(f, contentHash(f));
+        String original = hashes.get(folder.resolve(dbId + ".sqlite"));
+        int variants = (int) hashes.values().stream().filter(h -> !h.equals(original)).count();
+        return Optional.of(new SqliteSuite(dbId, files, fingerprint(hashes), variants));
+    }
+
+    /**
+     * Why this suite cannot judge TS, as one line, or empty when it can: TS needs a database beyond the original, and a
+     * copy of the original only repeats its verdicts, so a folder with no SQLite file or with copies alone is no suite.
+     */
+    public Optional<String> unusable(Path dir) {
+        Path folder = dir.resolve(database);
+        if (files.isEmpty()) {
+            return Optional.of("the test-suite folder " + folder + " holds no SQLite file, so TS would be EX (expected "
+                    + folder + "/*.sqlite, the layout of the official test-suite databases)");
+        }
+        if (variants == 0) {
+            return Optional.of("the test-suite folder " + folder + " holds only copies of the original (" + database
+                    + ".sqlite), so TS would be EX (the official suites add distilled databases beside it)");
+        }
+        return Optional.empty();
     }
 
     /** Opens every database of the suite, read-only; on a failure closes what it opened and names the file. */
@@ -74,19 +101,21 @@ public record SqliteSuite(String database, List<Path> files, String fingerprint)
                 + "/*.sqlite, the layout of the official test-suite databases)";
     }
 
-    private static String fingerprint(List<Path> files) {
+    private static String fingerprint(Map<Path, String> hashes) {
         MessageDigest all = sha256();
-        byte[] buffer = new byte[1 << 16];
-        for (Path f : files) {
-            MessageDigest one = sha256();
-            try (InputStream in = Files.newInputStream(f)) {
-                for (int n; (n = in.read(buffer)) > 0; ) one.update(buffer, 0, n);
-            } catch (IOException e) {
-                throw new UserError("cannot read test-suite database " + f + ": " + e.getMessage(), e);
-            }
-            all.update((f.getFileName() + "\t" + HexFormat.of().formatHex(one.digest()) + "\n").getBytes(StandardCharsets.UTF_8));
-        }
+        hashes.forEach((f, hash) -> all.update((f.getFileName() + "\t" + hash + "\n").getBytes(StandardCharsets.UTF_8)));
         return HexFormat.of().formatHex(all.digest());
+    }
+
+    private static String contentHash(Path f) {
+        MessageDigest one = sha256();
+        byte[] buffer = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(f)) {
+            for (int n; (n = in.read(buffer)) > 0; ) one.update(buffer, 0, n);
+        } catch (IOException e) {
+            throw new UserError("cannot read test-suite database " + f + ": " + e.getMessage(), e);
+        }
+        return HexFormat.of().formatHex(one.digest());
     }
 
     private static MessageDigest sha256() {

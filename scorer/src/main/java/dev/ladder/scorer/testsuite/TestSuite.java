@@ -70,6 +70,8 @@ public record TestSuite(
     /** At most this many never-killed neighbours are written to the manifest. */
     public static final int NEVER_KILLED_CAP = 500;
     public static final String MANIFEST = "manifest.json";
+    /** The fingerprint of a suite without databases: SHA-256 of nothing (manifests stored before such suites were refused). */
+    public static final String EMPTY_FINGERPRINT = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
@@ -93,8 +95,10 @@ public record TestSuite(
     public record Survivor(String itemId, String sql) {}
 
     public TestSuite {
-        databases = List.copyOf(databases);
-        neverKilled = List.copyOf(neverKilled.subList(0, Math.min(neverKilled.size(), NEVER_KILLED_CAP)));
+        databases = databases == null ? null : List.copyOf(databases); // load() names a manifest without them
+        // a manifest written by hand may leave the survivors out
+        neverKilled = neverKilled == null ? List.of()
+                : List.copyOf(neverKilled.subList(0, Math.min(neverKilled.size(), NEVER_KILLED_CAP)));
     }
 
     /** This manifest with its contents' fingerprint. */
@@ -107,6 +111,18 @@ public record TestSuite(
     @JsonIgnore
     public double distinguishedPercent() {
         return neighbours == 0 ? 100.0 : 100.0 * (killedByOriginal + killedBySuite) / neighbours;
+    }
+
+    /**
+     * Why this suite, stored in {@code dir}, cannot judge TS, as one line, or empty when it can. A suite judges TS only
+     * with a database beyond the original: without one, TS is EX under another name. (A database the builder keeps
+     * always told a neighbour apart that the original did not, so a suite with a database distinguishes something.)
+     */
+    public Optional<String> unusable(Path dir) {
+        if (!databases.isEmpty()) return Optional.empty();
+        return Optional.of("the test suite in " + dir + " has no database beyond the original (" + candidates
+                + " candidates tried, none kept), so its TS would be EX: rebuild it with 'ladder testsuite build "
+                + database + "'");
     }
 
     @JsonIgnore

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Greedy distillation of a test suite (Zhong, Yu and Klein 2020): for every gold of a benchmark
@@ -45,8 +46,9 @@ import java.util.function.Consumer;
  * candidate counts for nothing there). The candidate of the window that tells most pairs apart is
  * kept (at least one); the others are emptied and refilled in place. With a window of 1 this is
  * plain first-fit greedy. The build stops when every neighbour is told apart, the suite has
- * {@code size} databases, or the candidate or time bound is hit. Same seed, same candidates; the kept ones are the same unless one of the few
- * neighbours whose verdict on the server varies between processes tips a choice (see docs/scoring.md).
+ * {@code size} databases, or the candidate bound is hit. Same seed, same candidates, same suite (see docs/scoring.md).
+ * A build that would keep no database, or that runs out of its time limit, stores nothing ({@link Refused}): a suite
+ * of the original alone would make TS a copy of EX.
  */
 public final class TestSuiteBuilder {
 
@@ -57,7 +59,7 @@ public final class TestSuiteBuilder {
      * @param size          most databases in the suite
      * @param seed          seed of neighbours and random databases
      * @param maxCandidates most random databases tried
-     * @param timeLimit     stop trying candidates after this long (null: no limit)
+     * @param timeLimit     the whole build's time; a build that runs out of it stores nothing (null: no limit)
      * @param namePrefix    database names are {@code <prefix>_<database>_s<seed>_NN}
      * @param perDatabase   candidates tried for each database of the suite (the best is kept);
      *                      0: {@code maxCandidates / size}
@@ -135,6 +137,15 @@ public final class TestSuiteBuilder {
     /** Checksumming a suite database's tables: plain scans, so time only guards against a hang. */
     private static final ExecutionLimits FINGERPRINT_LIMITS = new ExecutionLimits(Duration.ofSeconds(120), 10);
 
+    /** A build that stored nothing, and why, in one line: it would have kept no database, or ran out of its time limit. */
+    public static final class Refused extends UserError {
+        private static final long serialVersionUID = 1L;
+
+        public Refused(String message) {
+            super(message);
+        }
+    }
+
     /** Runs a gold or neighbour under {@link #BUILD_LIMITS}; a run the clock stopped is counted in {@code timeLimited}. */
     static Execution runBounded(Database db, String sql, int[] timeLimited) {
         Execution e = db.execute(sql, BUILD_LIMITS);
@@ -145,11 +156,18 @@ public final class TestSuiteBuilder {
     private final EmbeddedMariaDb server;
     private final Options options;
     private final Consumer<String> progress;
+    private final LongSupplier clock;
 
     public TestSuiteBuilder(EmbeddedMariaDb server, Options options, Consumer<String> progress) {
+        this(server, options, progress, System::nanoTime);
+    }
+
+    /** As the public constructor, with the clock the time limit reads (nanoseconds): tests move it. */
+    TestSuiteBuilder(EmbeddedMariaDb server, Options options, Consumer<String> progress, LongSupplier clock) {
         this.server = server;
         this.options = options;
         this.progress = progress;
+        this.clock = clock;
     }
 
     /** One (gold, neighbour) pair; {@code killer} 0 for the original, k for suite database k, -1 for none yet. */
@@ -187,6 +205,7 @@ public final class TestSuiteBuilder {
      */
     public TestSuite build(List<BenchmarkItem> items, Set<String> keep) {
         long t0 = System.nanoTime();
+        TimeLimit limit = new TimeLimit(options.timeLimit(), clock);
         int[] timeLimited = {0};
         String stem = options.baseName();
         for (String old : RandomDatabaseGenerator.databasesStartingWith(server, stem)) {
@@ -204,6 +223,8 @@ public final class TestSuiteBuilder {
             generator.createEmpty(emptyName);
             created.add(emptyName);
             grant(emptyName);
+            limit.check(() -> "reading " + options.database() + " (its schema, value samples and the golds' literals),"
+                    + " before any neighbour ran");
             NeighbourQueries nq = new NeighbourQueries(original.schema());
 
             List<Gold> golds = new ArrayList<>();
@@ -231,7 +252,9 @@ public final class TestSuiteBuilder {
                     }
                     List<Pair> pairs = new ArrayList<>();
                     Optional<TiedOrder> tied = ties(original, item.sql(), prepared, gs.result());
+                    int goldsDone = seen - 1;
                     for (NeighbourQueries.Neighbour n : nq.generate(item.sql(), options.seed())) {
+                        limit.check(() -> neighbourProgress(goldsDone, items.size(), limit.elapsedSeconds()));
                         generated++;
                         Pair p = new Pair(n.sql());
                         if (!runBounded(empty, p.prepared, timeLimited).ok()) continue;
@@ -256,18 +279,21 @@ public final class TestSuiteBuilder {
             long slotSeed = 0;
             Map<String, Integer> slotSizes = Map.of();
             Database slotDb = null;
-            long deadline = options.timeLimit() == null ? Long.MAX_VALUE : t0 + options.timeLimit().toNanos();
             int window = options.window();
+            int[] tried = {0};
+            Runnable tick = () -> limit.check(() -> String.format(Locale.ROOT, "trying candidate databases (%d of %d"
+                    + " candidates tried, %d kept, %d neighbours still to tell apart)", tried[0],
+                    options.maxCandidates(), kept.size(), remaining(golds)));
             try {
-                while (kept.size() < options.size() && candidates < options.maxCandidates()
-                        && remaining(golds) > 0 && System.nanoTime() < deadline) {
+                while (kept.size() < options.size() && candidates < options.maxCandidates() && remaining(golds) > 0) {
                     // a window of candidates for this slot; the one that tells most pairs apart is kept
                     long bestSeed = 0;
                     int bestKills = 0;
                     int left = remaining(golds);
-                    for (int w = 0; w < window && candidates < options.maxCandidates() && System.nanoTime() < deadline; w++) {
+                    for (int w = 0; w < window && candidates < options.maxCandidates(); w++) {
+                        tick.run();
                         long candSeed = mix(options.seed(), candidates);
-                        candidates++;
+                        tried[0] = ++candidates;
                         if (slot == null) {
                             slot = String.format(Locale.ROOT, "%s%02d", base, kept.size() + 1);
                             created.add(slot);
@@ -278,7 +304,7 @@ public final class TestSuiteBuilder {
                             slotSizes = generator.refill(slot, candSeed);
                         }
                         slotSeed = candSeed;
-                        int kills = evaluate(golds, slotDb, 0, false, timeLimited);
+                        int kills = evaluate(golds, slotDb, 0, false, timeLimited, tick);
                         if (kills > bestKills) {
                             bestKills = kills;
                             bestSeed = candSeed;
@@ -288,7 +314,7 @@ public final class TestSuiteBuilder {
                     if (bestKills == 0) continue;
                     Map<String, Integer> sizes = slotSeed == bestSeed ? slotSizes : generator.refill(slot, bestSeed);
                     int index = kept.size() + 1;
-                    int kills = evaluate(golds, slotDb, index, true, timeLimited);
+                    int kills = evaluate(golds, slotDb, index, true, timeLimited, tick);
                     kept.add(new TestSuite.SuiteDatabase(slot, sizes, kills, bestSeed));
                     progress.accept(String.format(Locale.ROOT, "kept %s after %d candidates: tells %d more apart, %d left",
                             slot, candidates, kills, remaining(golds)));
@@ -303,6 +329,7 @@ public final class TestSuiteBuilder {
                     created.remove(slot);
                 }
             }
+            if (kept.isEmpty()) throw new Refused(nothingKept(items.size(), golds.size(), total, byOriginal, candidates));
             RandomDatabaseGenerator.drop(server, emptyName);
             created.remove(emptyName);
 
@@ -325,6 +352,28 @@ public final class TestSuiteBuilder {
             if (generator != null) generator.close();
             if (!done) for (String name : created) dropQuietly(name); // a failed build leaves nothing behind
         }
+    }
+
+    /** How far the first phase got, and what it needs at this pace: every build runs it in full. */
+    private static String neighbourProgress(int done, int golds, double elapsed) {
+        String pace = done == 0 ? "" : String.format(Locale.ROOT, "; this phase alone needs about %.0f s at this pace",
+                elapsed * golds / done);
+        return String.format(Locale.ROOT, "running the golds' neighbours, which come before any candidate database"
+                + " (%d of %d golds done%s)", done, golds, pace);
+    }
+
+    /** Why a build kept no database: each cause, from the benchmark's golds to the candidates tried. */
+    private String nothingKept(int items, int golds, int neighbours, int byOriginal, int candidates) {
+        String db = options.database();
+        String why;
+        if (items == 0) why = "the split has no item";
+        else if (golds == 0) why = "none of its " + items + " golds runs on " + db + " and on an empty copy of its schema";
+        else if (neighbours == 0) why = "no neighbour of its golds runs on an empty copy of " + db + "'s schema";
+        else if (byOriginal == neighbours) why = db + " alone tells all " + neighbours + " neighbours of its golds apart";
+        else why = "none of the " + candidates + " candidate databases told any of the " + (neighbours - byOriginal)
+                + " neighbours " + db + " leaves undistinguished apart (raise --max-candidates or try another --seed)";
+        return "cannot build a test suite of " + db + " for " + options.benchmark() + "/" + options.split() + ": " + why
+                + "; a suite without a database beyond the original would make TS a copy of EX, so nothing was stored";
     }
 
     private static boolean generationUsed(Set<String> names, String base) {
@@ -356,7 +405,8 @@ public final class TestSuiteBuilder {
         try (CacheLock lock = lockForBuilding(dir)) {
             if (Files.isRegularFile(dir.resolve(TestSuite.MANIFEST))) {
                 Optional<TestSuite> there = TestSuite.load(dir);
-                if (there.isPresent()) return new Stored(there.get(), false);
+                // an empty suite (stored before they were refused) is none: build a real one in its place
+                if (there.isPresent() && there.get().unusable(dir).isEmpty()) return new Stored(there.get(), false);
             }
             return new Stored(buildAndStoreLocked(items, dir), true);
         } catch (IOException e) {
@@ -431,12 +481,15 @@ public final class TestSuiteBuilder {
 
     /**
      * Runs every gold with undistinguished neighbours and those neighbours on {@code db}; counts the
-     * pairs it tells apart and, when {@code commit}, marks them with {@code index}.
+     * pairs it tells apart and, when {@code commit}, marks them with {@code index}. {@code tick} runs before each gold
+     * (the time limit).
      */
-    private static int evaluate(List<Gold> golds, Database db, int index, boolean commit, int[] timeLimited) {
+    private static int evaluate(List<Gold> golds, Database db, int index, boolean commit, int[] timeLimited,
+                                Runnable tick) {
         int kills = 0;
         for (Gold g : golds) {
             if (g.pairs().stream().allMatch(p -> p.killer >= 0)) continue;
+            tick.run();
             Execution gold = runBounded(db, g.prepared(), timeLimited);
             if (!(gold instanceof Execution.Success gs)) continue; // the gold must run to count
             Optional<TiedOrder> tied = ties(db, g.sql(), g.prepared(), gs.result());

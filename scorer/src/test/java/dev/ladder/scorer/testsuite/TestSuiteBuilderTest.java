@@ -2,6 +2,7 @@ package dev.ladder.scorer.testsuite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ladder.scorer.bench.BenchmarkItem;
 import dev.ladder.scorer.score.ExOptions;
@@ -21,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,13 +59,13 @@ class TestSuiteBuilderTest {
         TestData.classicModels();
         server = EmbeddedMariaDb.shared();
         options = TestSuiteBuilder.Options.defaults("classicmodels").withNamePrefix("tsjunit").withSeed(7)
-                .withSize(4).withMaxCandidates(40).withTimeLimit(Duration.ofSeconds(60));
+                .withSize(4).withMaxCandidates(40);
         suite = new TestSuiteBuilder(server, options, progress::add).build(ITEMS);
     }
 
     @AfterAll
     static void cleanUp() {
-        for (String prefix : List.of("tsjunit_", "tsjunitb_", "tsjunitc_")) {
+        for (String prefix : List.of("tsjunit_", "tsjunitb_", "tsjunitc_", "tsjunitd_", "tsjunite_")) {
             for (String name : RandomDatabaseGenerator.databasesStartingWith(server, prefix)) RandomDatabaseGenerator.drop(server, name);
         }
     }
@@ -221,6 +223,81 @@ class TestSuiteBuilderTest {
         // stored now: a later call reads it without building
         assertThat(new TestSuiteBuilder(server, o, m -> {}).storedOrBuilt(ITEMS, dir)).isEqualTo(b);
         for (String name : a.suite().databaseNames()) RandomDatabaseGenerator.drop(server, name);
+    }
+
+    @Test
+    void aBuildThatRunsOutOfItsTimeLimitStoresNothingAndSaysWhereItStopped(@TempDir Path tmp) {
+        Path dir = tmp.resolve("stored");
+        TestSuiteBuilder.Options o = options.withNamePrefix("tsjunitd").withSize(2).withMaxCandidates(10);
+        TestSuite stored = new TestSuiteBuilder(server, o, m -> {}).buildAndStore(ITEMS, dir);
+        Duration limit = Duration.ofSeconds(30);
+        // the clock the limit reads jumps past it at a progress line: in the first phase, then among the candidates
+        assertThat(outOfTime(o.withTimeLimit(limit), dir, "neighbours of 3 of 7 golds", limit))
+                .startsWith("the test suite build ran out of its time limit (30 s) while running the golds' neighbours,"
+                        + " which come before any candidate database (3 of 7 golds done; this phase alone needs about")
+                .contains("nothing was stored (a stored suite is unchanged): raise --time-limit");
+        assertThat(outOfTime(o.withTimeLimit(limit), dir, "kept ", limit))
+                .startsWith("the test suite build ran out of its time limit (30 s) while trying candidate databases (")
+                .contains("candidates tried, 1 kept, ");
+        // the stored suite is whole: its manifest and its databases, and nothing of either build is left
+        assertThat(TestSuite.load(dir).orElseThrow()).isEqualTo(stored);
+        assertThat(RandomDatabaseGenerator.databasesStartingWith(server, o.baseName())).isEqualTo(stored.databaseNames());
+        assertThat(stored.databaseNames()).allMatch(TestSuiteBuilderTest::exists);
+    }
+
+    /** The one-line refusal of a build whose clock jumps {@code limit} ahead at the progress line {@code at}. */
+    private static String outOfTime(TestSuiteBuilder.Options o, Path dir, String at, Duration limit) {
+        AtomicLong clock = new AtomicLong();
+        TestSuiteBuilder builder = new TestSuiteBuilder(server, o, m -> {
+            if (m.startsWith(at)) clock.addAndGet(limit.toNanos());
+        }, clock::get);
+        Throwable refused = catchThrowable(() -> builder.buildAndStore(ITEMS, dir));
+        assertThat(refused).isInstanceOf(TestSuiteBuilder.Refused.class);
+        assertThat(refused.getMessage()).doesNotContain("\n");
+        return refused.getMessage();
+    }
+
+    @Test
+    void aBuildThatWouldKeepNoDatabaseStoresNothingAndSaysWhy(@TempDir Path tmp) {
+        Path dir = tmp.resolve("none");
+        TestSuiteBuilder.Options o = options.withNamePrefix("tsjunite").withSize(2).withMaxCandidates(3);
+        // a gold that does not run has no neighbours: there is nothing a suite could tell apart
+        Throwable noGold = catchThrowable(() -> new TestSuiteBuilder(server, o, m -> {})
+                .buildAndStore(List.of(item("x1", "SELECT nope FROM customers")), dir));
+        assertThat(noGold).isInstanceOf(TestSuiteBuilder.Refused.class).hasMessage("cannot build a test suite of"
+                + " classicmodels for classicmodels/test: none of its 1 golds runs on classicmodels and on an empty copy"
+                + " of its schema; a suite without a database beyond the original would make TS a copy of EX, so"
+                + " nothing was stored");
+        assertThat(dir).doesNotExist();
+        assertThat(RandomDatabaseGenerator.databasesStartingWith(server, "tsjunite_")).isEmpty();
+    }
+
+    @Test
+    void anEmptyStoredSuiteIsNoSuiteItIsBuiltAgainInItsPlace(@TempDir Path tmp) {
+        Path dir = tmp.resolve("empty");
+        TestSuite empty = emptySuite();
+        empty.write(dir);
+        assertThat(empty.unusable(dir)).hasValue("the test suite in " + dir + " has no database beyond the original"
+                + " (300 candidates tried, none kept), so its TS would be EX: rebuild it with 'ladder testsuite build"
+                + " classicmodels'");
+        TestSuiteBuilder.Options o = options.withNamePrefix("tsjunite").withSize(1).withMaxCandidates(5);
+        TestSuiteBuilder.Stored stored = new TestSuiteBuilder(server, o, m -> {}).storedOrBuilt(ITEMS, dir);
+        assertThat(stored.builtHere()).isTrue();
+        assertThat(stored.suite().databases()).hasSize(1);
+        assertThat(stored.suite().unusable(dir)).isEmpty();
+        assertThat(TestSuite.load(dir).orElseThrow()).isEqualTo(stored.suite());
+        for (String name : stored.suite().databaseNames()) RandomDatabaseGenerator.drop(server, name);
+    }
+
+    /** A manifest as the builder wrote one before empty suites were refused: no database, the SHA-256 of nothing. */
+    static TestSuite emptySuite() {
+        return new TestSuite("classicmodels", "classicmodels", "test", 1, List.of(), 200, 0, 5428, 5126, 0, 302,
+                List.of(), 300, 1000, TestSuite.EMPTY_FINGERPRINT, TestSuiteBuilder.WORK_BOUND, 0);
+    }
+
+    @Test
+    void theFingerprintOfNoDatabaseIsTheEmptyOne() {
+        assertThat(TestSuiteBuilder.fingerprint(server, List.of())).isEqualTo(TestSuite.EMPTY_FINGERPRINT);
     }
 
     private static boolean exists(String database) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.eval.experiment.Cell;
+import dev.ladder.eval.run.WriteFailures;
 import dev.ladder.common.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
@@ -97,7 +98,7 @@ public final class ReportWriter {
         try {
             place(target, files, formats);
         } catch (IOException e) {
-            throw new UserError("cannot write the report to " + target + ": " + e, e);
+            throw WriteFailures.orElse(target, e, new UserError("cannot write the report to " + target + ": " + e, e));
         }
         List<Path> written = new ArrayList<>();
         for (String name : files.keySet()) written.add(target.resolve(name));

@@ -111,9 +111,18 @@ class ShardedRunTest {
         assertThat(merge2.out()).startsWith("2 shards merged: 6 cells, " + (4 * 7) + " rows");
         Path three = tmp.resolve("merged-three");
         Files.createDirectories(three); // an empty directory is a fine target
+        // a merge into it killed before: its staging folder (its process is gone); and one of a merge still running
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path killed = Files.createDirectories(tmp.resolve(".merged-three.merge-" + gone.pid() + "-1"));
+        Files.writeString(killed.resolve(RunDirectory.RESULTS), "half a merge");
+        Path running = Files.createDirectories(tmp.resolve(".merged-three.merge-" + ProcessHandle.current().pid() + "-2"));
         LadderCliTest.Run merge3 = LadderCliTest.run("merge", threeShards.get(2).toString(), threeShards.get(0).toString(),
                 threeShards.get(1).toString(), "--out", three.toString());
         assertThat(merge3.code()).as(merge3.err()).isZero();
+        assertThat(killed).as("a killed merge's staging folder is removed by the next merge").doesNotExist();
+        assertThat(running).as("a running merge's folder is left alone").isDirectory();
+        Files.delete(running);
 
         for (Path merged : List.of(two, three)) assertSameRun(merged);
 

@@ -5,8 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -14,6 +17,8 @@ import java.util.stream.Stream;
  * Links are removed, never followed.
  */
 public final class FileTrees {
+
+    private static final Duration REUSE_MARGIN = Duration.ofSeconds(10);
 
     private FileTrees() {}
 
@@ -45,6 +50,51 @@ public final class FileTrees {
             } catch (IOException e) {
                 // left behind, and so is its directory: harmless after the failure that matters
             }
+        }
+    }
+
+    /**
+     * Deletes the staging folders {@code parent/<prefix><pid>-...} that killed processes left behind: a folder whose
+     * process is gone, or whose pid now names a process started after the folder last changed (the pid was reused).
+     * A live process's folder, and a name this rule cannot read, are left alone.
+     *
+     * @return the folders deleted
+     * @throws IOException when {@code parent} cannot be listed or a folder not deleted
+     */
+    public static List<Path> deleteOrphans(Path parent, String prefix) throws IOException {
+        if (!Files.isDirectory(parent)) return List.of();
+        List<Path> orphans;
+        try (Stream<Path> entries = Files.list(parent)) {
+            orphans = entries.filter(p -> p.getFileName().toString().startsWith(prefix))
+                    .filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
+                    .filter(p -> orphaned(p, p.getFileName().toString().substring(prefix.length())))
+                    .toList();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        for (Path dir : orphans) delete(dir);
+        return orphans;
+    }
+
+    /** Whether the writer named {@code <pid>-...} of this folder is gone. */
+    private static boolean orphaned(Path dir, String pidAndRest) {
+        int dash = pidAndRest.indexOf('-');
+        long pid;
+        try {
+            pid = Long.parseLong(dash < 0 ? pidAndRest : pidAndRest.substring(0, dash));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+        if (process.isEmpty()) return true;
+        Optional<Instant> started = process.get().info().startInstant();
+        try {
+            // the folder changed after its writer started; a process started later cannot be that writer (with a
+            // margin: a start time is read to the second of the boot time)
+            Instant changed = Files.getLastModifiedTime(dir).toInstant();
+            return started.isPresent() && started.get().isAfter(changed.plus(REUSE_MARGIN));
+        } catch (IOException e) {
+            return false;
         }
     }
 

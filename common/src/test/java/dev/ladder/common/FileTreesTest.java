@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,5 +67,31 @@ class FileTreesTest {
         } finally {
             locked.toFile().setWritable(true);
         }
+    }
+
+    @Test
+    void orphansAreTheFoldersOfGoneOrReusedPidsOnly() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        long me = ProcessHandle.current().pid();
+        Path dead = Files.createDirectories(tmp.resolve(".out.merge-" + gone.pid() + "-1"));
+        Files.writeString(dead.resolve("results.sqlite"), "half");
+        Path live = Files.createDirectories(tmp.resolve(".out.merge-" + me + "-2"));
+        // this pid's process started long after the folder last changed: the pid was reused, the writer is gone
+        Path reused = Files.createDirectories(tmp.resolve(".out.merge-" + me + "-3"));
+        Files.setLastModifiedTime(reused, FileTime.from(ProcessHandle.current().info().startInstant().orElseThrow()
+                .minus(Duration.ofHours(1))));
+        Path unreadable = Files.createDirectories(tmp.resolve(".out.merge-someone"));
+        Path other = Files.createDirectories(tmp.resolve(".other.merge-" + gone.pid() + "-1"));
+        Path file = Files.writeString(tmp.resolve(".out.merge-" + gone.pid() + "-4"), "a file, not a staging folder");
+
+        assertThat(FileTrees.deleteOrphans(tmp, ".out.merge-")).containsExactlyInAnyOrder(dead, reused);
+        assertThat(dead).doesNotExist();
+        assertThat(reused).doesNotExist();
+        assertThat(live).isDirectory();
+        assertThat(unreadable).isDirectory();
+        assertThat(other).isDirectory();
+        assertThat(file).isRegularFile();
+        assertThat(FileTrees.deleteOrphans(tmp.resolve("absent"), ".out.merge-")).isEmpty();
     }
 }

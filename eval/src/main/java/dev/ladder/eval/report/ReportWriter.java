@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ladder.common.StableJson;
 import dev.ladder.eval.experiment.Cell;
+import dev.ladder.eval.run.WriteFailures;
 import dev.ladder.common.FileTrees;
 import dev.ladder.sql.db.UserError;
 import java.io.IOException;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Writes a {@link Report} to a directory in the chosen formats, all or nothing: files are made in a temporary
@@ -98,7 +98,7 @@ public final class ReportWriter {
         try {
             place(target, files, formats);
         } catch (IOException e) {
-            throw new UserError("cannot write the report to " + target + ": " + e, e);
+            throw WriteFailures.orElse(target, e, new UserError("cannot write the report to " + target + ": " + e, e));
         }
         List<Path> written = new ArrayList<>();
         for (String name : files.keySet()) written.add(target.resolve(name));
@@ -289,28 +289,11 @@ public final class ReportWriter {
 
     /**
      * Deletes staging directories of {@code name} left by writers that died (killed mid-write): their name carries
-     * the writer's pid. A live pid, even a reused one, keeps its directory; only this machine's processes are seen.
+     * the writer's pid ({@link FileTrees#deleteOrphans}: a live writer keeps its directory; only this machine's
+     * processes are seen).
      */
     static void removeStaleStaging(Path parent, String name) throws IOException {
-        String prefix = "." + name + ".tmp-";
-        List<Path> stale;
-        try (Stream<Path> entries = Files.list(parent)) {
-            stale = entries.filter(p -> p.getFileName().toString().startsWith(prefix) && Files.isDirectory(p))
-                    .filter(p -> !writerAlive(p.getFileName().toString().substring(prefix.length())))
-                    .toList();
-        }
-        for (Path dir : stale) FileTrees.delete(dir);
-    }
-
-    /** {@code <pid>-<nanos>}: whether process pid still runs (an unreadable name counts as alive: not ours to judge). */
-    private static boolean writerAlive(String pidAndNanos) {
-        int dash = pidAndNanos.indexOf('-');
-        try {
-            long pid = Long.parseLong(dash < 0 ? pidAndNanos : pidAndNanos.substring(0, dash));
-            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-        } catch (NumberFormatException e) {
-            return true;
-        }
+        FileTrees.deleteOrphans(parent, "." + name + ".tmp-");
     }
 
     private static Path stagingDirectory(Path parent, String name) throws IOException {

@@ -164,6 +164,7 @@ public final class ExperimentRunner {
             RunSuite.Status suites = new RunSuite(experiment).check(scopes, in.benchmark(), in.items(), options.log());
             cache = options.generationCache() == null ? null : GenerationCache.open(options.generationCache());
             RunDirectory dir = RunDirectory.create(directory);
+            ShardMerge.removeOrphanedStaging(dir.dir());
             try (ResultsStore store = dir.openResults()) {
                 startStore(dir, store, config, in, scopes, suites);
                 announce(dir, in, suites);

@@ -89,7 +89,7 @@ public final class GenerationCache implements AutoCloseable {
         } catch (IOException | SQLException | RuntimeException e) {
             SqliteFiles.closeQuietly(db);
             if (e instanceof UserError u) throw u;
-            throw new UserError("cannot open generation cache " + abs + ": " + e.getMessage(), e);
+            throw WriteFailures.orElse(abs, e, new UserError("cannot open generation cache " + abs + ": " + e.getMessage(), e));
         }
     }
 
@@ -186,11 +186,12 @@ public final class GenerationCache implements AutoCloseable {
                 }
                 tx.execute("COMMIT");
             } catch (SQLException | RuntimeException e) {
-                tx.execute("ROLLBACK");
+                SqliteFiles.rollBack(tx, e);
                 throw e;
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot write generation cache " + file + ": " + e.getMessage(), e);
+            throw WriteFailures.orElse(file, e, new IllegalStateException("cannot write generation cache " + file + ": "
+                    + e.getMessage(), e));
         }
     }
 

@@ -241,7 +241,7 @@ public final class ResultsStore implements AutoCloseable {
                 // already failing; the first error is the one to report
             }
             if (e instanceof UserError u) throw u;
-            throw new UserError("cannot open results store " + abs + ": " + e.getMessage(), e);
+            throw WriteFailures.orElse(abs, e, new UserError("cannot open results store " + abs + ": " + e.getMessage(), e));
         }
     }
 
@@ -251,7 +251,7 @@ public final class ResultsStore implements AutoCloseable {
         if (!Files.isRegularFile(abs)) throw new UserError("no results store at " + abs);
         Connection db = null;
         try {
-            db = SqliteFiles.connect(abs, true);
+            db = SqliteFiles.connectReadOnly(abs, "results store");
             if (SqliteFiles.needsUpgrade(db, APPLICATION_ID, SCHEMA_VERSION)) {
                 // a store written by an older Ladder: add its new columns once, then read as usual
                 SqliteFiles.closeQuietly(db);
@@ -261,7 +261,7 @@ public final class ResultsStore implements AutoCloseable {
                 } finally {
                     SqliteFiles.closeQuietly(writable);
                 }
-                db = SqliteFiles.connect(abs, true);
+                db = SqliteFiles.connectReadOnly(abs, "results store");
             }
             SqliteFiles.checkOrCreate(db, abs, "results store", APPLICATION_ID, SCHEMA_VERSION, null);
             return new ResultsStore(abs, db, null, null);
@@ -616,18 +616,42 @@ public final class ResultsStore implements AutoCloseable {
                 return;
             }
             db.setAutoCommit(false);
-            try {
-                work.run();
-                db.commit();
-            } catch (RuntimeException | Error e) {
-                db.rollback();
-                throw e;
-            } finally {
-                db.setAutoCommit(true);
-            }
         } catch (SQLException e) {
             throw failure("write a transaction", e);
         }
+        Throwable failed = null;
+        try {
+            work.run();
+            db.commit();
+        } catch (SQLException e) {
+            failed = failure("write a transaction", e);
+        } catch (RuntimeException | Error e) {
+            failed = e;
+        }
+        endTransaction(failed);
+    }
+
+    /**
+     * Back to auto-commit, after rolling back when {@code failed}. SQLite itself rolls back a transaction that met a
+     * full disk, so the rollback and the end of the transaction then fail too ("no transaction is active"): those
+     * failures are added to the first, which is the one to report, and never replace it.
+     */
+    private void endTransaction(Throwable failed) {
+        if (failed != null) {
+            try {
+                db.rollback();
+            } catch (SQLException e) {
+                failed.addSuppressed(e);
+            }
+        }
+        try {
+            db.setAutoCommit(true);
+        } catch (SQLException e) {
+            if (failed == null) throw failure("write a transaction", e);
+            failed.addSuppressed(e);
+        }
+        if (failed instanceof RuntimeException r) throw r;
+        if (failed instanceof Error err) throw err;
     }
 
     /** Sets a meta value (replacing an earlier one). */
@@ -654,8 +678,10 @@ public final class ResultsStore implements AutoCloseable {
         }
     }
 
-    private IllegalStateException failure(String what, SQLException e) {
-        return new IllegalStateException("cannot " + what + " in " + file + ": " + e.getMessage(), e);
+    /** A full disk or an unwritable folder is the user's (one line, exit 2); anything else a bug or a fault. */
+    private RuntimeException failure(String what, SQLException e) {
+        return WriteFailures.orElse(file, e, new IllegalStateException("cannot " + what + " in " + file + ": "
+                + e.getMessage(), e));
     }
 
     @Override

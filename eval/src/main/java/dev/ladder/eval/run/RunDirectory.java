@@ -80,7 +80,7 @@ public final class RunDirectory {
             Files.createDirectories(abs.resolve(TRACES));
             Files.createDirectories(abs.resolve(REPORT));
         } catch (IOException e) {
-            throw new UserError("cannot create run directory " + abs + ": " + e.getMessage(), e);
+            throw WriteFailures.orElse(abs, e, new UserError("cannot create run directory " + abs + ": " + e.getMessage(), e));
         }
         return new RunDirectory(abs);
     }
@@ -293,7 +293,7 @@ public final class RunDirectory {
             tmp = null;
             syncDirectory(parent);
         } catch (IOException e) {
-            throw new UserError("cannot write " + file + ": " + e.getMessage(), e);
+            throw WriteFailures.orElse(file, e, new UserError("cannot write " + file + ": " + e.getMessage(), e));
         } finally {
             if (tmp != null) {
                 try {

@@ -65,12 +65,15 @@ final class RunIdentity {
     /**
      * A config.yaml an earlier version wrote in another layout still names the same experiment when it loads to one
      * that this version writes as {@code wanted}, the blocks of pipelines no rung runs aside (an earlier version's
-     * defaults there change no answer).
+     * defaults there change no answer). Its {@code output} is where the folder was, not what was run: a run folder
+     * moved (or copied) elsewhere and resumed there with {@code --out} is the same run, and its config.yaml then
+     * names the new place.
      */
     private static boolean sameMeaning(String existing, Path file, String wanted) {
         try {
-            Experiment before = ExperimentLoader.parse(existing, file.toString()).withIdleBlocksAtDefaults();
             Experiment now = ExperimentLoader.parse(wanted, file.toString()).withIdleBlocksAtDefaults();
+            Experiment before = ExperimentLoader.parse(existing, file.toString()).withIdleBlocksAtDefaults()
+                    .withOutput(now.output());
             return before.toResolvedYaml().equals(now.toResolvedYaml());
         } catch (RuntimeException e) {
             return false; // unreadable or invalid now: not the same experiment

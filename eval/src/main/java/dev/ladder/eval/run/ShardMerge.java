@@ -307,11 +307,13 @@ public final class ShardMerge {
         Path staging;
         try {
             Files.createDirectories(parent);
+            removeOrphanedStaging(target);
             // a plain directory (not createTempDirectory, owner-only): the renamed run keeps the usual modes
-            staging = Files.createDirectory(parent.resolve("." + target.getFileName() + ".merge-"
-                    + ProcessHandle.current().pid() + "-" + System.nanoTime()));
+            staging = Files.createDirectory(parent.resolve(stagingPrefix(target) + ProcessHandle.current().pid() + "-"
+                    + System.nanoTime()));
         } catch (IOException e) {
-            throw new UserError("cannot create a directory beside " + target + ": " + e.getMessage(), e);
+            throw WriteFailures.orElse(parent, e, new UserError("cannot create a directory beside " + target + ": "
+                    + e.getMessage(), e));
         }
         try {
             RunDirectory dir = RunDirectory.create(staging);
@@ -338,6 +340,26 @@ public final class ShardMerge {
         } catch (RuntimeException | Error e) {
             FileTrees.deleteQuietly(staging);
             throw e;
+        }
+    }
+
+    /** {@code .OUT.merge-}: a merge into OUT stages beside it in {@code .OUT.merge-<pid>-<nanos>}. */
+    private static String stagingPrefix(Path target) {
+        return "." + target.getFileName() + ".merge-";
+    }
+
+    /**
+     * Deletes what merges into {@code target} that were killed left beside it (their staging folders, whose process
+     * is gone); a running merge's folder stays. A merge or a run into the same target calls it; a failure to clean up
+     * stops neither.
+     */
+    public static void removeOrphanedStaging(Path target) {
+        Path abs = target.toAbsolutePath().normalize();
+        if (abs.getParent() == null) return;
+        try {
+            FileTrees.deleteOrphans(abs.getParent(), stagingPrefix(abs));
+        } catch (IOException e) {
+            // left for a later merge; the folders are hidden and hold nothing that anything reads
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.ladder.eval.run;
 
 import dev.ladder.sql.db.UserError;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -8,6 +9,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /** Opening Ladder's own SQLite files (results store, generation cache) with durable settings and a schema check. */
 final class SqliteFiles {
@@ -26,6 +29,60 @@ final class SqliteFiles {
         config.enforceForeignKeys(true);
         config.setBusyTimeout(30_000);
         return config.createConnection("jdbc:sqlite:" + file);
+    }
+
+    /**
+     * A read-only connection that a killed writer's journal cannot lock out. A process killed during a commit leaves a
+     * hot journal ({@code FILE-journal}); a read-only connection cannot roll it back and fails with
+     * SQLITE_READONLY_ROLLBACK on every try, while a read-write connection rolls it back on its first read. So a file
+     * with a journal beside it is first read once through a read-write connection. That is safe beside a live writer:
+     * SQLite calls a journal hot only when no connection holds a RESERVED lock on the file, and a writer holds one
+     * from its first write to the end of its commit, so a live transaction's journal is left alone. (Kept over WAL:
+     * WAL needs the {@code -shm} file beside the database writable even to read, so a run folder on read-only media
+     * could not be read at all, and it does not work on network file systems, where a shared generation cache may
+     * live; docs/faults.md.)
+     *
+     * @throws UserError when a hot journal must be rolled back and the file or its folder cannot be written
+     */
+    static Connection connectReadOnly(Path file, String what) throws SQLException {
+        if (Files.exists(journal(file))) rollBackHotJournal(file, what);
+        try {
+            return opened(connect(file, true));
+        } catch (SQLiteException e) {
+            if (e.getResultCode() != SQLiteErrorCode.SQLITE_READONLY_ROLLBACK) throw e;
+        }
+        // a writer was killed between the look above and the open: once more
+        rollBackHotJournal(file, what);
+        return opened(connect(file, true));
+    }
+
+    static Path journal(Path file) {
+        return file.resolveSibling(file.getFileName() + "-journal");
+    }
+
+    /** Reads the file once through a read-write connection, which rolls back a hot journal (and nothing else). */
+    private static void rollBackHotJournal(Path file, String what) throws SQLException {
+        try (Connection writable = connect(file, false); Statement s = writable.createStatement()) {
+            s.executeQuery("SELECT count(*) FROM sqlite_master").close();
+        } catch (SQLiteException e) {
+            boolean readOnly = e.getResultCode() == SQLiteErrorCode.SQLITE_READONLY_ROLLBACK;
+            if (!readOnly && Files.isWritable(file) && Files.isWritable(file.getParent())) throw e;
+            throw new UserError(file + " was left mid-write by a killed process, and its journal " + journal(file)
+                    .getFileName() + " must be rolled back before the " + what + " can be read, which needs "
+                    + file.getParent() + " writable: make it writable, or copy the folder to writable storage, and run "
+                    + "again", e);
+        }
+    }
+
+    /** The connection after its first read (a hot journal shows there, as SQLITE_READONLY_ROLLBACK). */
+    private static Connection opened(Connection db) throws SQLException {
+        try (Statement s = db.createStatement()) {
+            s.executeQuery("SELECT count(*) FROM sqlite_master").close();
+            return db;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(db);
+            throw e;
+        }
     }
 
     /**
@@ -63,7 +120,7 @@ final class SqliteFiles {
                     }
                     s.execute("COMMIT");
                 } catch (SQLException | RuntimeException e) {
-                    s.execute("ROLLBACK");
+                    rollBack(s, e);
                     throw e;
                 }
             }
@@ -80,7 +137,7 @@ final class SqliteFiles {
                     }
                     s.execute("COMMIT");
                 } catch (SQLException | RuntimeException e) {
-                    s.execute("ROLLBACK");
+                    rollBack(s, e);
                     throw e;
                 }
             }
@@ -121,6 +178,19 @@ final class SqliteFiles {
     private static int tableCount(Statement s) throws SQLException {
         try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sqlite_master")) {
             return rs.next() ? rs.getInt(1) : 0;
+        }
+    }
+
+    /**
+     * Rolls back the transaction that {@code failed}. SQLite has already rolled it back itself after some errors (a
+     * full disk among them), and then the ROLLBACK fails too: that failure is added to the first, never put in its
+     * place.
+     */
+    static void rollBack(Statement s, Exception failed) {
+        try {
+            s.execute("ROLLBACK");
+        } catch (SQLException e) {
+            failed.addSuppressed(e);
         }
     }
 

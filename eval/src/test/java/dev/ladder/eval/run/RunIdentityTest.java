@@ -48,4 +48,20 @@ class RunIdentityTest {
         assertThatThrownBy(() -> RunIdentity.checkSameExperiment(dir, resolved("[prompt-k0]", "{max_new_tokens: 64}")))
                 .isInstanceOf(UserError.class).hasMessageContaining("holds another experiment");
     }
+
+    @Test
+    void whereTheFolderWasIsNotPartOfTheExperiment(@TempDir Path dir) throws IOException {
+        String ran = ExperimentLoader.parse("""
+                benchmark: classicmodels
+                output: /old/place/run
+                models: {base: {engine: oracle}}
+                strategies: [prompt-k0]
+                """, "x.yaml").toResolvedYaml();
+        String now = ExperimentLoader.parse(ran, "x.yaml").withOutput(dir).toResolvedYaml();
+        assertThatCode(() -> RunIdentity.checkSameExperiment(runDir(dir, ran), now)).doesNotThrowAnyException();
+        String other = ExperimentLoader.parse(ran.replace("prompt-k0", "prompt-k3"), "x.yaml").withOutput(dir)
+                .toResolvedYaml();
+        assertThatThrownBy(() -> RunIdentity.checkSameExperiment(dir, other)).isInstanceOf(UserError.class)
+                .hasMessageContaining("holds another experiment");
+    }
 }

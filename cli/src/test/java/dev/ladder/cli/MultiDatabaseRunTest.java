@@ -177,7 +177,7 @@ class MultiDatabaseRunTest {
     void suiteFoldersThatHoldNothingBeyondTheOriginalLeaveTsMissingWithTheReason() throws Exception {
         // shop's folder holds only the original's copy, library's no file at all: neither can tell anything apart
         Path empty = tmp.resolve("empty-suites");
-        shop(empty.resolve("shop/shop.sqlite"), false);
+        TwoDatabaseBenchmarks.shop(empty.resolve("shop/shop.sqlite"), false);
         Files.createDirectories(empty.resolve("library"));
         String why = "the test-suite folder " + empty.resolve("shop") + " holds only copies of the original (shop.sqlite)";
         Path run = tmp.resolve("empty-suites-run");

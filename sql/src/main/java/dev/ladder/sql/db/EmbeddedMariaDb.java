@@ -263,13 +263,7 @@ public final class EmbeddedMariaDb {
 
     /** The server process's id, from its pid file; empty when there is none. */
     public OptionalLong pid() {
-        try {
-            Path f = pidFile(root);
-            if (!Files.isRegularFile(f)) return OptionalLong.empty();
-            return OptionalLong.of(Long.parseLong(Files.readString(f).strip()));
-        } catch (IOException | NumberFormatException e) {
-            return OptionalLong.empty();
-        }
+        return readPid(root);
     }
 
     /** Whether the server process is alive (a frozen one is alive; a killed one its owner has not reaped is not). */
@@ -285,18 +279,61 @@ public final class EmbeddedMariaDb {
      */
     static boolean processAlive(long pid) {
         if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) return false;
+        Optional<Character> state = processState(pid);
+        if (state.isPresent()) return state.get() != 'Z' && state.get() != 'X';
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        return !Files.isDirectory(Path.of("/proc")) || Files.exists(stat); // no /proc (not Linux): trust isAlive
+    }
+
+    /** A process's state letter in {@code /proc/<pid>/stat} (R, S, D, T stopped, Z zombie ...); empty when unknown. */
+    static Optional<Character> processState(long pid) {
         try {
-            String s = Files.readString(stat);
+            String s = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             // "pid (comm) S ...": the state follows the last ')' (comm may hold parentheses)
             int close = s.lastIndexOf(')');
-            if (close < 0 || close + 2 >= s.length()) return true;
-            char state = s.charAt(close + 2);
-            return state != 'Z' && state != 'X';
+            if (close < 0 || close + 2 >= s.length()) return Optional.empty();
+            return Optional.of(s.charAt(close + 2));
         } catch (IOException | RuntimeException e) {
-            return !Files.isDirectory(Path.of("/proc")) || Files.exists(stat); // no /proc (not Linux): trust isAlive
+            return Optional.empty();
         }
     }
+
+    /**
+     * What keeps the server under {@code root} from answering when its process lives: stopped (as by {@code kill
+     * -STOP}), or silent on its port for {@code patience}. Empty when it answers, or there is no live server: then a
+     * wait for the start/stop lock really is a wait for another process's start or stop.
+     */
+    static Optional<String> silentServer(Path root, Duration patience) {
+        OptionalLong pid = readPid(root);
+        if (pid.isEmpty() || !processAlive(pid.getAsLong()) || !serverCommand(pid.getAsLong())) return Optional.empty();
+        long p = pid.getAsLong();
+        String what = "the embedded MariaDB under " + root + " (pid " + p + ")";
+        char state = processState(p).orElse('?');
+        if (state == 'T' || state == 't') {
+            return Optional.of(what + " is stopped (process state " + state + ", as after kill -STOP) and does not "
+                    + "answer: resume it with 'kill -CONT " + p + "' or end it with 'kill -9 " + p + "', then try again");
+        }
+        if (answeringPort(root, patience).isPresent()) return Optional.empty();
+        return Optional.of(what + " is running but does not answer on its port: wait for it, "
+                + "or end it with 'kill " + p + "' (the next run starts it again), then try again");
+    }
+
+    /** Whether a process is a MariaDB/MySQL server (a stale pid file's number may belong to anything by now). */
+    private static boolean serverCommand(long pid) {
+        String cmd = ProcessHandle.of(pid).flatMap(h -> h.info().command()).orElse("");
+        return cmd.endsWith("mysqld") || cmd.endsWith("mariadbd");
+    }
+
+    private static OptionalLong readPid(Path root) {
+        try {
+            Path f = pidFile(root);
+            if (!Files.isRegularFile(f)) return OptionalLong.empty();
+            return OptionalLong.of(Long.parseLong(Files.readString(f).strip()));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
 
     /**
      * What a process does after its connection to the server failed, before its one retry: the server is judged by
@@ -487,8 +524,7 @@ public final class EmbeddedMariaDb {
             long pid = Long.parseLong(Files.readString(pidFile).strip());
             Optional<ProcessHandle> ph = ProcessHandle.of(pid);
             if (ph.isEmpty() || !ph.get().isAlive()) return OptionalInt.empty();
-            String cmd = ph.get().info().command().orElse("");
-            if (!(cmd.endsWith("mysqld") || cmd.endsWith("mariadbd"))) return OptionalInt.empty();
+            if (!serverCommand(pid)) return OptionalInt.empty();
             // generous: a busy server of another process must not be taken for a dead one (and stopped)
             return answeringPort(root, ConnectionTimeouts.DEFAULT.connect());
         } catch (IOException | NumberFormatException e) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,6 +29,8 @@ final class ServerLock implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ServerLock.class);
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** How long a server that lives is given to answer before a lock timeout names it as the cause. */
+    private static final Duration SILENCE = Duration.ofSeconds(5);
 
     private final FileChannel channel;
     private final ReentrantLock inJvm;
@@ -114,7 +117,17 @@ final class ServerLock implements AutoCloseable {
         }
     }
 
-    private static UserError lockTimeout(Path lockFile, Duration wait) {
+    /**
+     * A lock that did not come: usually another process starting or stopping the server, but a server that lives and
+     * does not answer keeps a recovering process waiting under the lock too, and is then named as the cause (the
+     * machine's failure: exit 1).
+     */
+    private static RuntimeException lockTimeout(Path lockFile, Duration wait) {
+        Optional<String> silent = EmbeddedMariaDb.silentServer(lockFile.getParent(), SILENCE);
+        if (silent.isPresent()) {
+            return new InfrastructureError(silent.get() + " (waited " + wait.toSeconds() + " s for the lock of another "
+                    + "Ladder process that waits for it)", null);
+        }
         return new UserError("another Ladder process has been starting or stopping the embedded database under "
                 + lockFile.getParent() + " for " + wait.toSeconds() + " s; try again, or set LADDER_CACHE_DIR"
                 + " to another folder, or use --url");

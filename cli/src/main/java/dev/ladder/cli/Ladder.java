@@ -57,6 +57,8 @@ public final class Ladder {
     static int execute(CommandLine cli, String[] args, PrintWriter out, PrintWriter err) {
         cli.setOut(out);
         cli.setErr(err);
+        // every numeric flag within its range before any command runs (FlagBounds: one table)
+        cli.setExecutionStrategy(FlagBounds::checkAndRun);
         cli.setParameterExceptionHandler((ex, a) -> {
             CommandLine sub = ex.getCommandLine();
             err.println("ladder: " + ex.getMessage() + suggestion(ex) + " (see '" + sub.getCommandSpec().qualifiedName()

@@ -65,7 +65,6 @@ final class AdaptersCommand extends GroupCommand {
 
         @Override
         public Integer call() {
-            if (shards < 0) throw new UserError("--shards must be >= 0, got " + shards);
             DType d = dtype == null ? null : switch (dtype.toLowerCase(Locale.ROOT)) {
                 case "f32" -> DType.F32;
                 case "f16" -> DType.F16;
@@ -190,7 +189,6 @@ final class AdaptersCommand extends GroupCommand {
 
         @Override
         public Integer call() throws IOException {
-            if (rank < 1) throw new UserError("--rank must be >= 1, got " + rank);
             Path baseDir = ModelCommand.resolve(base);
             Path target = dir.toAbsolutePath().normalize();
             if (Files.exists(target) && !(Files.isDirectory(target) && ModelCommand.MakeTiny.isEmpty(target))) {

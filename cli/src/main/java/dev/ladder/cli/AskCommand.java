@@ -121,7 +121,6 @@ final class AskCommand implements Callable<Integer> {
             throw new UserError("--strategy: " + e.getMessage());
         }
         Settings settings = settings();
-        if (rows < 1) throw new UserError("--rows must be >= 1, got " + rows);
         if (question.isBlank()) throw new UserError("the question is empty");
         String rule = exemplarRule.strip().toLowerCase(Locale.ROOT);
         if (!rule.equals("fixed") && !rule.equals("similar")) {

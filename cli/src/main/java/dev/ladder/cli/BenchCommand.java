@@ -205,13 +205,8 @@ final class BenchCommand extends GroupCommand {
 
         @Override
         public Integer call() {
-            for (int b : batches) {
-                if (b < 1) throw new UserError("--batches must be positive integers, got " + b);
-            }
-            if (promptTokens < 1) throw new UserError("--prompt-tokens must be >= 1, got " + promptTokens);
-            if (newTokens < 2) throw new UserError("--new-tokens must be >= 2, got " + newTokens);
+            // the numbers' ranges: FlagBounds
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-            if (t < 1) throw new UserError("--threads must be >= 1, got " + t);
             if (!List.of(DjlEngine.NAME, OnnxEngine.NAME, "both").contains(engine)) {
                 throw new UserError("--engine must be djl, onnx or both, got '" + engine + "'");
             }
@@ -299,11 +294,6 @@ final class BenchCommand extends GroupCommand {
 
         @Override
         public Integer call() throws IOException, InterruptedException {
-            if (requests < 1) throw new UserError("--requests must be >= 1, got " + requests);
-            if (concurrency < 1) throw new UserError("--concurrency must be >= 1, got " + concurrency);
-            if (maxTokens < 1) throw new UserError("--max-tokens must be >= 1, got " + maxTokens);
-            if (maxBatchRows < 1) throw new UserError("--max-batch-rows must be >= 1, got " + maxBatchRows);
-            if (batchWaitMs < 0 || batchWaitMs > 60_000) throw new UserError("--batch-wait-ms must be in 0..60000, got " + batchWaitMs);
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             ServeBenchmark.Result r;

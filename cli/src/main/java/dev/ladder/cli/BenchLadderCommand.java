@@ -60,7 +60,6 @@ final class BenchLadderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (sample < 1) throw new UserError("--sample must be at least 1, got " + sample);
         if (keep != null && Files.exists(keep)) throw new UserError("--keep " + keep + " exists; name a new directory");
         Experiment e = RunCommand.withOverrides(ExperimentLoader.load(experimentFile), model, adapter, device, dtype, engine, limit, null);
         Benchmark benchmark = Benchmarks.load(e.benchmark(), e.database());

@@ -46,10 +46,7 @@ final class BenchLinearCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if ((model == null) == (shape == null)) throw new UserError("give one of --model MODEL or --shape NAME");
-        for (int r : rows) if (r < 1) throw new UserError("--rows must be positive integers, got " + r);
-        if (repeats < 1) throw new UserError("--repeats must be >= 1, got " + repeats);
         int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-        if (t < 1) throw new UserError("--threads must be >= 1, got " + t);
         ModelConfig config;
         String name;
         if (shape != null) {

@@ -246,7 +246,6 @@ final class EvalCommand implements Callable<Integer> {
             case "bird" -> ExMode.BIRD;
             default -> throw new UserError("unknown --ex-mode '" + exMode + "' (use spider or bird)");
         };
-        if (!(tolerance >= 0) || Double.isInfinite(tolerance)) throw new UserError("--tolerance must be a number >= 0, got " + tolerance);
         EmMode em = EmMode.parse(emMode.toLowerCase(Locale.ROOT))
                 .orElseThrow(() -> new UserError("unknown --em-mode '" + emMode + "' (use semantic or spider-strict)"));
         return new ExOptions(mode, keepDistinct, tolerance, em);

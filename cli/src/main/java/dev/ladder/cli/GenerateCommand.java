@@ -62,8 +62,6 @@ final class GenerateCommand implements Callable<Integer> {
         if (ids == null && prompt == null) throw new UserError("no prompt: give a text prompt or --prompt-ids");
         if (ids != null && (chat || system != null)) throw new UserError("--prompt-ids cannot be combined with --chat or --system");
         Sampling sampling = sampling();
-        if (maxTokens < 1) throw new UserError("--max-tokens must be >= 1, got " + maxTokens);
-        if (n < 1) throw new UserError("-n must be >= 1, got " + n);
         if (stops.contains("")) throw new UserError("--stop: an empty stop string would stop at once");
 
         Engine engine = modelFlags.engine();

@@ -57,6 +57,8 @@ public final class Ladder {
     static int execute(CommandLine cli, String[] args, PrintWriter out, PrintWriter err) {
         cli.setOut(out);
         cli.setErr(err);
+        // every numeric flag within its range before any command runs (FlagBounds: one table)
+        cli.setExecutionStrategy(FlagBounds::checkAndRun);
         cli.setParameterExceptionHandler((ex, a) -> {
             CommandLine sub = ex.getCommandLine();
             err.println("ladder: " + ex.getMessage() + suggestion(ex) + " (see '" + sub.getCommandSpec().qualifiedName()
@@ -77,6 +79,12 @@ public final class Ladder {
         });
         try {
             return cli.execute(args);
+        } catch (OutOfMemoryError e) {
+            // what a setting past its bound used to do (a 24-line trace after minutes): one line, how much, what to do
+            err.println("ladder: out of memory: the JVM's heap (" + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) is "
+                    + "full; ask for less (candidates, max_new_tokens, row_cap, --limit) or give it more with "
+                    + "LADDER_JAVA_OPTS=-Xmx...");
+            return FAILED;
         } catch (StackOverflowError e) {
             // picocli passes Errors through; this one is a bug in Ladder, not a broken JVM
             return internalError(e, err);

@@ -464,10 +464,10 @@ final class ModelCommand extends GroupCommand {
                 defaultContext = Math.min(w.context(), c.maxPositions());
                 workloadFrom = file.getFileName() + "'s rungs";
             }
-            int r = positive("--rows", rows, defaultRows);
-            int ctx = positive("--context", context, defaultContext);
+            int r = orDefault(rows, defaultRows);
+            int ctx = orDefault(context, defaultContext);
             this.workloadFrom = rows != null && context != null ? "--rows, --context" : workloadFrom;
-            int prefill = positive("--prefill-tokens", prefillTokens, defaults.prefillTokens());
+            int prefill = orDefault(prefillTokens, defaults.prefillTokens());
             if (ctx < 2) throw new UserError("--context must be at least 2 (one prompt and one generated token), got " + ctx);
             if (ctx > c.maxPositions()) {
                 throw new UserError("--context " + ctx + " is more than the model's " + c.maxPositions()
@@ -520,10 +520,9 @@ final class ModelCommand extends GroupCommand {
             if (!plan.fits()) out.println("instead  " + plan.suggestion());
         }
 
-        private static int positive(String flag, Integer value, int dflt) {
-            if (value == null) return dflt;
-            if (value < 1) throw new UserError(flag + " must be at least 1, got " + value);
-            return value;
+        /** A flag's value (its range: FlagBounds), else the default. */
+        private static int orDefault(Integer value, int dflt) {
+            return value == null ? dflt : value;
         }
 
         private static <T> T parse(Supplier<T> parser) {

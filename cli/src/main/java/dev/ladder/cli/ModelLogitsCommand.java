@@ -58,7 +58,6 @@ final class ModelLogitsCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         List<Integer> ids = GenerateCommand.parseIds(promptIds);
         if (ids.isEmpty()) throw new UserError("--prompt-ids: no ids");
-        if (generate < 0) throw new UserError("--generate must be >= 0, got " + generate);
         String engine = modelFlags.engine().name();
         if (!engine.equals(DjlEngine.NAME)) {
             throw new UserError("ladder model logits reads the djl engine's logits; the engine here is " + engine

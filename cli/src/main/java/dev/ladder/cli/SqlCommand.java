@@ -38,8 +38,6 @@ final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!(timeoutSeconds > 0)) throw new UserError("--timeout must be positive, got " + timeoutSeconds);
-        if (maxRows < 1) throw new UserError("--max-rows must be at least 1, got " + maxRows);
         String query = query();
         ExecutionLimits limits = new ExecutionLimits(Duration.ofMillis((long) (timeoutSeconds * 1000)), maxRows);
         PrintWriter out = spec.commandLine().getOut();

@@ -32,7 +32,6 @@ public final class ViewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (port < 0 || port > 65535) throw new UserError("--port must be 0 to 65535, got " + port);
         long t0 = System.nanoTime();
         RunViewer viewer = RunViewer.of(runs);
         PrintWriter out = spec.commandLine().getOut();

@@ -55,7 +55,7 @@ class BenchLadderTest {
 
         LadderCliTest.Run zero = LadderCliTest.run("bench", "ladder", yaml.toString(), "--sample", "0");
         assertThat(zero.code()).isEqualTo(2);
-        assertThat(zero.err().strip()).isEqualTo("ladder: --sample must be at least 1, got 0");
+        assertThat(zero.err().strip()).isEqualTo("ladder: --sample must be >= 1, got 0");
         LadderCliTest.Run again = LadderCliTest.run("bench", "ladder", yaml.toString(), "--keep", kept.toString());
         assertThat(again.code()).isEqualTo(2);
         assertThat(again.err().strip()).isEqualTo("ladder: --keep " + kept + " exists; name a new directory");

@@ -32,7 +32,7 @@ class BenchLinearTest {
         assertThat(shape.err().strip()).startsWith("ladder: unknown shape 'gpt5' (tiny, smollm2-135m, llama3-2-1b, qwen2-5-0-5b");
         LadderCliTest.Run rows = LadderCliTest.run("bench", "linear", "--shape", "tiny", "--rows", "0");
         assertThat(rows.code()).isEqualTo(2);
-        assertThat(rows.err().strip()).isEqualTo("ladder: --rows must be positive integers, got 0");
+        assertThat(rows.err().strip()).isEqualTo("ladder: --rows must be >= 1, got 0");
         LadderCliTest.Run missing = LadderCliTest.run("bench", "linear", "--model", "/no/such/model");
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err().strip().lines().count()).isEqualTo(1);

@@ -44,11 +44,20 @@ class InternalErrorTest {
         }
     }
 
+    @Command(name = "heap")
+    static final class Heap implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new OutOfMemoryError("Java heap space");
+        }
+    }
+
     private static Run run(String... args) {
         CommandLine cli = new CommandLine(new Ladder());
         cli.addSubcommand("boom", new Boom());
         cli.addSubcommand("deep", new Deep());
         cli.addSubcommand("missing-jar", new MissingJar());
+        cli.addSubcommand("heap", new Heap());
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Ladder.execute(cli, args, new PrintWriter(out, true), new PrintWriter(err, true));
@@ -69,6 +78,14 @@ class InternalErrorTest {
                 .startsWith("ladder: internal error: java.lang.IllegalStateException: the index went wrong (please report;")
                 .contains("LADDER_DEBUG=1")
                 .doesNotContain("\tat ");
+    }
+
+    @Test
+    void aFullHeapIsOneLineSayingHowMuchAndWhatToDo() {
+        Run r = run("heap");
+        assertThat(r.code()).isEqualTo(Ladder.FAILED);
+        assertThat(r.err()).hasLineCount(1).startsWith("ladder: out of memory: the JVM's heap (")
+                .contains("LADDER_JAVA_OPTS=-Xmx").doesNotContain("\tat ");
     }
 
     @Test

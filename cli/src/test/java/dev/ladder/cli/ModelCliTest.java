@@ -253,7 +253,7 @@ class ModelCliTest {
 
         String m = dir.toString();
         assertUserError(run("bench", "generate", "--model", m, "--batches", "1,x"), "");
-        assertUserError(run("bench", "generate", "--model", m, "--batches", "0"), "--batches must be positive integers");
+        assertUserError(run("bench", "generate", "--model", m, "--batches", "0"), "--batches must be >= 1, got 0");
         assertUserError(run("bench", "generate", "--model", m, "--new-tokens", "1"), "--new-tokens must be >= 2");
         assertUserError(run("bench", "generate", "--model", m, "--prompt-tokens", "0"), "--prompt-tokens must be >= 1");
         assertUserError(run("bench", "generate", "--model", tmp.resolve("none").toString()), "no such model directory");

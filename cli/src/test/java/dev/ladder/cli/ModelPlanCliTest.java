@@ -100,7 +100,7 @@ class ModelPlanCliTest {
         ModelCliTest.assertUserError(LadderCliTest.run("model", "plan", dir.toString(), "--device", "cuda"),
                 "--gpu-memory is required with --device cuda");
         ModelCliTest.assertUserError(LadderCliTest.run("model", "plan", dir.toString(), "--rows", "0"),
-                "--rows must be at least 1, got 0");
+                "--rows must be >= 1, got 0");
         ModelCliTest.assertUserError(LadderCliTest.run("model", "plan", dir.toString(), "--dtype", "bf16"),
                 "weight format must be f32, f16 or int8, got 'bf16'");
         ModelCliTest.assertUserError(LadderCliTest.run("model", "plan", dir.toString(), "--context", "40000"),

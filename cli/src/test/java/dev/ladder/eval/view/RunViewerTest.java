@@ -64,7 +64,7 @@ class RunViewerTest {
         assertThat(bad.err().strip()).contains("not a run directory").doesNotContain("\tat ");
         var port = dev.ladder.cli.LadderCliTestAccess.run("view", run("d", true).toString(), "--port", "70000");
         assertThat(port.code()).isEqualTo(2);
-        assertThat(port.err()).contains("--port must be 0 to 65535");
+        assertThat(port.err()).contains("--port must be <= 65535, got 70000");
     }
 
     @Test

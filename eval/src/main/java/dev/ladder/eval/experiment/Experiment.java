@@ -220,7 +220,8 @@ public record Experiment(String name, String benchmark, String split, String dat
 
     /** Only {@code n} items of the split, chosen by the experiment's {@link #subset()}. */
     public Experiment withLimit(int n) {
-        if (n < 1) throw new ExperimentException("limit override", "limit", "must be >= 1, got " + n);
+        String problem = ExperimentLoader.FIELD_BOUNDS.get("limit").problem(n, Integer.toString(n));
+        if (problem != null) throw new ExperimentException("limit override", "limit", problem);
         return new Experiment(name, benchmark, split, database, sqlMode, n, subset, seeds, output, models, rungs, settings, scorers, comparisons);
     }
 

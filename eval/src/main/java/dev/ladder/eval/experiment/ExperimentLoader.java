@@ -22,7 +22,9 @@ import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.Engines;
 import dev.ladder.inference.engine.ModelFields;
 import dev.ladder.inference.text.PromptFormats;
+import dev.ladder.pipeline.strategy.Bound;
 import dev.ladder.pipeline.strategy.Pipelines;
+import dev.ladder.pipeline.strategy.SettingBounds;
 import dev.ladder.pipeline.strategy.Settings;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 import dev.ladder.pipeline.strategy.SharedKnobs;
@@ -34,6 +36,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +68,23 @@ public final class ExperimentLoader {
     static final List<String> RUNG_FIELDS = List.of("name", "strategy", "model", "settings");
     static final List<String> SCORER_FIELDS = List.of("ex_mode", "keep_distinct", "tolerance", "ts", "suite", "em_mode",
             "judge");
+
+    /**
+     * The ranges of the loader's own numbers, by field ({@code ID}: any model's), beside the settings blocks' own
+     * ({@code @Bounded} on their records); the maxima and why: {@link SettingBounds}.
+     */
+    public static final Map<String, Bound> FIELD_BOUNDS = fieldBounds();
+
+    private static Map<String, Bound> fieldBounds() {
+        Map<String, Bound> m = new LinkedHashMap<>();
+        m.put("limit", new Bound(1, SettingBounds.ITEMS));
+        m.put("subset_seed", Bound.ANY_LONG);
+        m.put("models.ID.timeout_seconds", new Bound(1, SettingBounds.SERVER_SECONDS));
+        m.put("models.ID.max_concurrent", new Bound(1, SettingBounds.CONCURRENT));
+        m.put("models.ID.retries", new Bound(1, SettingBounds.RETRIES));
+        m.put("scorers.tolerance", new Bound(0, SettingBounds.TOLERANCE));
+        return Collections.unmodifiableMap(m);
+    }
 
     /** Names that end up in file names and cell names; '@' is kept for the seed suffix. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -116,12 +136,12 @@ public final class ExperimentLoader {
         } catch (UserError e) {
             throw root.error("sql_mode", "unknown SQL mode '" + root.string("sql_mode", "") + "'; use server or mysql8");
         }
-        Integer limit = root.integer("limit", null, 1);
+        Integer limit = root.integer("limit", null, FIELD_BOUNDS.get("limit"));
         String subsetText = root.choice("subset", ItemSubset.DEFAULT.method().label(),
                 Arrays.stream(ItemSubset.Method.values()).map(ItemSubset.Method::label).toList(), "subset");
-        long subsetSeed = root.longValue("subset_seed", ItemSubset.DEFAULT.seed());
+        long subsetSeed = root.longValue("subset_seed", ItemSubset.DEFAULT.seed(), FIELD_BOUNDS.get("subset_seed"));
         ItemSubset subset = new ItemSubset(ItemSubset.Method.parse(subsetText), subsetSeed);
-        List<Long> seeds = root.longList("seeds", List.of(0L));
+        List<Long> seeds = root.longList("seeds", List.of(0L), SettingBounds.SEEDS);
         if (seeds.isEmpty()) throw root.error("seeds", "is empty; give at least one seed, e.g. [0], or remove the line");
         for (int i = 0; i < seeds.size(); i++) {
             if (seeds.indexOf(seeds.get(i)) != i) {
@@ -303,9 +323,9 @@ public final class ExperimentLoader {
                 throw m.error(m.field("prompt_format"), Fields.unknownValue("prompt format", format, PromptFormats.NAMES));
             }
         }
-        int timeout = m.integer("timeout_seconds", ServerSpec.DEFAULT_TIMEOUT_SECONDS, 1);
-        int concurrent = m.integer("max_concurrent", ServerSpec.DEFAULT_MAX_CONCURRENT, 1);
-        int retries = m.integer("retries", ServerSpec.DEFAULT_RETRIES, 1);
+        int timeout = m.integer("timeout_seconds", ServerSpec.DEFAULT_TIMEOUT_SECONDS, FIELD_BOUNDS.get("models.ID.timeout_seconds"));
+        int concurrent = m.integer("max_concurrent", ServerSpec.DEFAULT_MAX_CONCURRENT, FIELD_BOUNDS.get("models.ID.max_concurrent"));
+        int retries = m.integer("retries", ServerSpec.DEFAULT_RETRIES, FIELD_BOUNDS.get("models.ID.retries"));
         boolean extensions = m.bool("extensions", true);
         return ModelSpec.served(engine.name(),
                 new ServerSpec(url, served, keyEnv, endpoint, format, timeout, concurrent, retries, extensions));
@@ -539,8 +559,7 @@ public final class ExperimentLoader {
         ExMode mode = ExMode.valueOf(exModes.get(0).toUpperCase(Locale.ROOT));
         ExMode alsoMode = exModes.size() > 1 ? ExMode.valueOf(exModes.get(1).toUpperCase(Locale.ROOT)) : null;
         boolean keepDistinct = s.bool("keep_distinct", d.keepDistinct());
-        double tolerance = s.number("tolerance", d.tolerance());
-        if (tolerance < 0) throw s.error(s.field("tolerance"), "must be >= 0 (0: exact), got " + tolerance);
+        double tolerance = s.number("tolerance", d.tolerance(), FIELD_BOUNDS.get("scorers.tolerance"));
         ScorerSpec.Ts ts = ScorerSpec.Ts.valueOf(s.choice("ts", d.ts().name().toLowerCase(Locale.ROOT), TS_MODES, "TS mode")
                 .toUpperCase(Locale.ROOT));
         String suiteText = s.string("suite", null);

@@ -2,6 +2,7 @@ package dev.ladder.eval.experiment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ladder.pipeline.strategy.Bound;
 import dev.ladder.pipeline.strategy.KnobSource;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -103,23 +104,38 @@ final class Fields implements KnobSource {
         return s;
     }
 
+    /** An integer within {@code bound} (an int's range at most), or {@code dflt} when the key is absent. */
     @Override
-    public Integer integer(String key, Integer dflt, int min) {
+    public Integer integer(String key, Integer dflt, Bound bound) {
         JsonNode v = get(key);
         if (v == null) return dflt;
-        if (!v.isIntegralNumber() || !v.canConvertToInt()) throw error(field(key), "expected an integer, got " + describe(v));
-        if (v.intValue() < min) throw error(field(key), "must be >= " + min + ", got " + v.intValue());
+        checkIntegral(key, v, bound);
+        if (!v.canConvertToInt()) throw error(field(key), "expected an integer, got " + describe(v));
         return v.intValue();
     }
 
+    /** A finite number within {@code bound}, or {@code dflt} when the key is absent. */
     @Override
-    public double number(String key, double dflt) {
+    public double number(String key, double dflt, Bound bound) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isNumber()) throw error(field(key), "expected a number, got " + describe(v));
         // 1e999 reads as Infinity: a number, but no setting means anything with it
         if (!Double.isFinite(v.doubleValue())) throw error(field(key), "expected a finite number, got " + v.asText());
+        within(key, v, bound);
         return v.doubleValue();
+    }
+
+    /** An integer as YAML wrote it, its size checked against {@code bound} before it must fit a Java type. */
+    private void checkIntegral(String key, JsonNode v, Bound bound) {
+        if (!v.isIntegralNumber()) throw error(field(key), "expected an integer, got " + describe(v));
+        within(key, v, bound);
+    }
+
+    /** The one check of a number against its bound, where the file is read. */
+    private void within(String key, JsonNode v, Bound bound) {
+        String problem = bound.problem(v.doubleValue(), v.asText());
+        if (problem != null) throw error(field(key), problem);
     }
 
     @Override
@@ -131,17 +147,23 @@ final class Fields implements KnobSource {
     }
 
     @Override
-    public long longValue(String key, long dflt) {
+    public long longValue(String key, long dflt, Bound bound) {
         JsonNode v = get(key);
         if (v == null) return dflt;
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) throw error(field(key), "expected an integer, got " + describe(v));
+        if (!v.canConvertToLong()) throw error(field(key), "expected an integer, got " + describe(v));
+        checkIntegral(key, v, bound);
         return v.longValue();
     }
 
-    List<Long> longList(String key, List<Long> dflt) {
+    /** A list of 64-bit integers (any values: seeds are labels), at most {@code most} of them. */
+    List<Long> longList(String key, List<Long> dflt, int most) {
         JsonNode v = get(key);
         if (v == null) return dflt;
         if (!v.isArray()) throw error(field(key), "expected a list of integers such as [0, 1, 2], got " + describe(v));
+        if (v.size() > most) {
+            throw error(field(key), "lists " + v.size() + " values; at most " + most + " are allowed (the bounds and why: "
+                    + Bound.WHY + ")");
+        }
         List<Long> out = new ArrayList<>();
         for (int i = 0; i < v.size(); i++) {
             JsonNode e = v.get(i);

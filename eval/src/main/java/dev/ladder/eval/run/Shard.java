@@ -1,5 +1,7 @@
 package dev.ladder.eval.run;
 
+import dev.ladder.pipeline.strategy.Bound;
+import dev.ladder.pipeline.strategy.SettingBounds;
 import dev.ladder.sql.db.UserError;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,13 +36,17 @@ public record Shard(int index, int count) {
      * Reads {@code i/N}.
      *
      * @param what the flag or field it came from, for the message
-     * @throws UserError when the text is not {@code i/N} with {@code 1 <= i <= N}
+     * @throws UserError when the text is not {@code i/N} with {@code 1 <= i <= N <= }{@link SettingBounds#RUN_SHARDS}
      */
     public static Shard parse(String text, String what) {
         Matcher m = FORM.matcher(text == null ? "" : text.strip());
         if (m.matches()) {
             int i = Integer.parseInt(m.group(1));
             int n = Integer.parseInt(m.group(2));
+            if (n > SettingBounds.RUN_SHARDS) {
+                throw new UserError(what + " " + text + ": N must be <= " + SettingBounds.RUN_SHARDS + ", got " + n
+                        + " (the bounds and why: " + Bound.WHY + ")");
+            }
             if (n >= 1 && i >= 1 && i <= n) return new Shard(i, n);
         }
         throw new UserError(what + " " + text + ": expected i/N with 1 <= i <= N (shards count from 1), e.g. "

@@ -1,6 +1,8 @@
 package dev.ladder.pipeline.gsr;
 
+import dev.ladder.pipeline.strategy.Bounded;
 import dev.ladder.pipeline.strategy.Follows;
+import dev.ladder.pipeline.strategy.SettingBounds;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 
 /**
@@ -22,30 +24,20 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  *                            with the cell's seed; null ({@code sample_temperature}): the rung's sample temperature
  * @param maxTokens           token budget of each call; null (the default, {@code max_new_tokens}): the rung's
  */
-public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean executionRefinement, int linkingRounds,
-                          int valueExamples, int maxIndexedValues, int resultRows, int exploreLimit,
-                          @Follows("sample_temperature") Double temperature,
-                          @Follows("max_new_tokens") Integer maxTokens) {
+public record GsrSettings(boolean decomposition, boolean schemaLinking, boolean executionRefinement,
+                          @Bounded(min = 1, max = SettingBounds.LOOPS) int linkingRounds,
+                          @Bounded(min = 1, max = SettingBounds.PROMPT_ITEMS) int valueExamples,
+                          @Bounded(min = 1, max = SettingBounds.INDEXED_VALUES) int maxIndexedValues,
+                          @Bounded(min = 1, max = SettingBounds.PROMPT_ITEMS) int resultRows,
+                          @Bounded(min = 1, max = SettingBounds.SCHEMA_ITEMS) int exploreLimit,
+                          @Follows("sample_temperature") @Bounded(min = 0, max = SettingBounds.TEMPERATURE) Double temperature,
+                          @Follows("max_new_tokens") @Bounded(min = 1, max = SettingBounds.TOKENS) Integer maxTokens) {
 
     public static final GsrSettings DEFAULT = new GsrSettings(true, true, true, 1, 3, 2000, 5, 8, 0.0, null);
 
     /** The {@code gsr} block of experiment files; its factor lists the stage switches and knobs. */
     public static final SettingsBlock<GsrSettings> BLOCK = SettingsBlock.of("gsr", GsrSettings.class, DEFAULT)
             .withFactor("gsr", GsrSettings::factor);
-
-    public GsrSettings {
-        if (linkingRounds < 1) throw new IllegalArgumentException("linking_rounds must be >= 1, got " + linkingRounds);
-        if (valueExamples < 1) throw new IllegalArgumentException("value_examples must be >= 1, got " + valueExamples);
-        if (maxIndexedValues < 1) throw new IllegalArgumentException("max_indexed_values must be >= 1, got " + maxIndexedValues);
-        if (resultRows < 1) throw new IllegalArgumentException("result_rows must be >= 1, got " + resultRows);
-        if (exploreLimit < 1) throw new IllegalArgumentException("explore_limit must be >= 1, got " + exploreLimit);
-        if (temperature != null && (!(temperature >= 0) || Double.isInfinite(temperature))) {
-            throw new IllegalArgumentException("temperature must be >= 0 (0: greedy), got " + temperature);
-        }
-        if (maxTokens != null && maxTokens < 1) {
-            throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
-        }
-    }
 
     /** The three stage switches. */
     public GsrSettings withStages(boolean decompose, boolean link, boolean refine) {

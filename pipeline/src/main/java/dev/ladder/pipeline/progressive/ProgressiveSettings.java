@@ -1,7 +1,9 @@
 package dev.ladder.pipeline.progressive;
 
+import dev.ladder.pipeline.strategy.Bounded;
 import dev.ladder.pipeline.strategy.Follows;
 import dev.ladder.pipeline.strategy.Knob;
+import dev.ladder.pipeline.strategy.SettingBounds;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 
 /**
@@ -23,10 +25,13 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  * @param maxTokens           token budget of the sub-task, extension and re-scoring calls; null (the default,
  *                            {@code max_new_tokens}): the rung's (the judge has its own 512)
  */
-public record ProgressiveSettings(@Knob("high_confidence_threshold") double highConfidence, int maxIterations, int retries,
-                                  @Knob("acceptance_threshold") double acceptance,
-                                  boolean usePlan, boolean recalculate, boolean multiBranch, int beamWidth,
-                                  @Follows("max_new_tokens") Integer maxTokens) {
+public record ProgressiveSettings(@Knob("high_confidence_threshold") @Bounded(min = 0, max = SettingBounds.SCORE) double highConfidence,
+                                  @Bounded(min = 1, max = SettingBounds.LOOPS) int maxIterations,
+                                  @Bounded(min = 0, max = SettingBounds.LOOPS) int retries,
+                                  @Knob("acceptance_threshold") @Bounded(min = 0, max = SettingBounds.SCORE) double acceptance,
+                                  boolean usePlan, boolean recalculate, boolean multiBranch,
+                                  @Bounded(min = 1, max = SettingBounds.LOOPS) int beamWidth,
+                                  @Follows("max_new_tokens") @Bounded(min = 1, max = SettingBounds.TOKENS) Integer maxTokens) {
 
     public static final ProgressiveSettings DEFAULT = new ProgressiveSettings(0.85, 10, 2, 1.0, true, true, true, 3,
             null);
@@ -34,17 +39,6 @@ public record ProgressiveSettings(@Knob("high_confidence_threshold") double high
     /** The {@code progressive} block of experiment files. */
     public static final SettingsBlock<ProgressiveSettings> BLOCK = SettingsBlock.of("progressive", ProgressiveSettings.class, DEFAULT)
             .withFactor("progressive", ProgressiveSettings::factor);
-
-    public ProgressiveSettings {
-        if (!(highConfidence >= 0 && highConfidence <= 1)) throw new IllegalArgumentException("high_confidence_threshold must be in [0, 1], got " + highConfidence);
-        if (maxIterations < 1) throw new IllegalArgumentException("max_iterations must be >= 1, got " + maxIterations);
-        if (retries < 0) throw new IllegalArgumentException("retries must be >= 0, got " + retries);
-        if (!(acceptance >= 0 && acceptance <= 1)) throw new IllegalArgumentException("acceptance_threshold must be in [0, 1], got " + acceptance);
-        if (beamWidth < 1) throw new IllegalArgumentException("beam_width must be >= 1, got " + beamWidth);
-        if (maxTokens != null && maxTokens < 1) {
-            throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
-        }
-    }
 
     public ProgressiveSettings withSwitches(boolean plan, boolean rescore, boolean branches) {
         return new ProgressiveSettings(highConfidence, maxIterations, retries, acceptance, plan, rescore, branches,

@@ -1,6 +1,8 @@
 package dev.ladder.pipeline.search;
 
+import dev.ladder.pipeline.strategy.Bounded;
 import dev.ladder.pipeline.strategy.Follows;
+import dev.ladder.pipeline.strategy.SettingBounds;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,10 +36,18 @@ import java.util.List;
  * @param sketchRecall     phase 1 recalls, for each candidate, the schema tables nearest to the tables its sketch
  *                         predicts, then fills up with the question's (the method; off: the question's tables only)
  */
-public record SearchSettings(int sketches, @Follows("max_new_tokens") Integer tokensPerSketch, int tableK,
-                             int columnK, int rounds, double threshold,
-                             double tableWeight, double columnWeight, double joinWeight, double warningPenalty,
-                             double violationPenalty, boolean entityCheck, boolean executionCheck,
+public record SearchSettings(@Bounded(min = 1, max = SettingBounds.CANDIDATES) int sketches,
+                             @Follows("max_new_tokens") @Bounded(min = 1, max = SettingBounds.TOKENS) Integer tokensPerSketch,
+                             @Bounded(min = 1, max = SettingBounds.SCHEMA_ITEMS) int tableK,
+                             @Bounded(min = 1, max = SettingBounds.SCHEMA_ITEMS) int columnK,
+                             @Bounded(min = 0, max = SettingBounds.LOOPS) int rounds,
+                             @Bounded(min = 0, max = SettingBounds.SCORE) double threshold,
+                             @Bounded(min = 0, max = SettingBounds.SCORE) double tableWeight,
+                             @Bounded(min = 0, max = SettingBounds.SCORE) double columnWeight,
+                             @Bounded(min = 0, max = SettingBounds.SCORE) double joinWeight,
+                             @Bounded(min = 0, max = SettingBounds.SCORE) double warningPenalty,
+                             @Bounded(min = 0, max = SettingBounds.SCORE) double violationPenalty,
+                             boolean entityCheck, boolean executionCheck,
                              boolean semanticChecks, boolean sampledRecheck, boolean indexValues,
                              boolean sketchRecall) {
 
@@ -47,23 +57,6 @@ public record SearchSettings(int sketches, @Follows("max_new_tokens") Integer to
     /** The {@code structured_search} block of experiment files; its factor says what changes what it does. */
     public static final SettingsBlock<SearchSettings> BLOCK = SettingsBlock.of("structured_search", SearchSettings.class, DEFAULT)
             .withFactor("structured search", SearchSettings::factor);
-
-    public SearchSettings {
-        if (sketches < 1) throw new IllegalArgumentException("sketches must be >= 1, got " + sketches);
-        if (tokensPerSketch != null && tokensPerSketch < 1) {
-            throw new IllegalArgumentException("tokens_per_sketch must be >= 1, got " + tokensPerSketch);
-        }
-        if (tableK < 1) throw new IllegalArgumentException("table_k must be >= 1, got " + tableK);
-        if (columnK < 1) throw new IllegalArgumentException("column_k must be >= 1, got " + columnK);
-        if (rounds < 0) throw new IllegalArgumentException("rounds must be >= 0, got " + rounds);
-        String[] names = {"threshold", "table_weight", "column_weight", "join_weight", "warning_penalty", "violation_penalty"};
-        double[] values = {threshold, tableWeight, columnWeight, joinWeight, warningPenalty, violationPenalty};
-        for (int i = 0; i < names.length; i++) {
-            if (!(values[i] >= 0) || Double.isInfinite(values[i])) {
-                throw new IllegalArgumentException(names[i] + " must be a finite number >= 0, got " + values[i]);
-            }
-        }
-    }
 
     public SearchSettings withRounds(int r) {
         return new SearchSettings(sketches, tokensPerSketch, tableK, columnK, r, threshold, tableWeight, columnWeight,

@@ -1,6 +1,8 @@
 package dev.ladder.pipeline.soft;
 
+import dev.ladder.pipeline.strategy.Bounded;
 import dev.ladder.pipeline.strategy.Follows;
+import dev.ladder.pipeline.strategy.SettingBounds;
 import dev.ladder.pipeline.strategy.SettingsBlock;
 
 /**
@@ -18,9 +20,13 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
  * @param maxTokens      token budget of each call; null (the default, {@code max_new_tokens}): the rung's (raise it
  *                       for {@code chain_of_thought}: reasoning needs room)
  */
-public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycles, double threshold, int minRows,
-                           int maxRows, boolean oneShot, boolean chainOfThought,
-                           @Follows("max_new_tokens") Integer maxTokens) {
+public record SoftSettings(boolean inlineWeights, boolean blockWeights,
+                           @Bounded(min = 0, max = SettingBounds.LOOPS) int cycles,
+                           @Bounded(min = 0, max = SettingBounds.SCORE) double threshold,
+                           @Bounded(min = 0, max = SettingBounds.ROWS) int minRows,
+                           @Bounded(min = 0, max = SettingBounds.ROWS) int maxRows,
+                           boolean oneShot, boolean chainOfThought,
+                           @Follows("max_new_tokens") @Bounded(min = 1, max = SettingBounds.TOKENS) Integer maxTokens) {
 
     public static final SoftSettings DEFAULT = new SoftSettings(true, true, 3, 0.5, 1, 1000, true, false, null);
 
@@ -28,14 +34,9 @@ public record SoftSettings(boolean inlineWeights, boolean blockWeights, int cycl
     public static final SettingsBlock<SoftSettings> BLOCK = SettingsBlock.of("soft_attention", SoftSettings.class, DEFAULT)
             .withFactor("soft attention", SoftSettings::factor);
 
+    /** Each value's range is its {@link Bounded}; the rows' range must not be empty. */
     public SoftSettings {
-        if (cycles < 0) throw new IllegalArgumentException("cycles must be >= 0, got " + cycles);
-        if (!(threshold >= 0) || Double.isInfinite(threshold)) throw new IllegalArgumentException("threshold must be >= 0, got " + threshold);
-        if (minRows < 0) throw new IllegalArgumentException("min_rows must be >= 0, got " + minRows);
         if (maxRows < minRows) throw new IllegalArgumentException("max_rows must be >= min_rows (" + minRows + "), got " + maxRows);
-        if (maxTokens != null && maxTokens < 1) {
-            throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
-        }
     }
 
     public SoftSettings withWeights(boolean inline, boolean block) {

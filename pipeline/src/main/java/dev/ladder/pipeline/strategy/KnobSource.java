@@ -9,13 +9,14 @@ import java.util.List;
  */
 public interface KnobSource {
 
-    /** An integer of at least {@code min}, or {@code dflt} when the key is absent. */
-    Integer integer(String key, Integer dflt, int min);
+    /** An integer within {@code bound}, or {@code dflt} when the key is absent. */
+    Integer integer(String key, Integer dflt, Bound bound);
 
-    long longValue(String key, long dflt);
+    /** A 64-bit integer within {@code bound}, or {@code dflt} when the key is absent. */
+    long longValue(String key, long dflt, Bound bound);
 
-    /** A finite number, or {@code dflt} when the key is absent. */
-    double number(String key, double dflt);
+    /** A finite number within {@code bound}, or {@code dflt} when the key is absent. */
+    double number(String key, double dflt, Bound bound);
 
     boolean bool(String key, boolean dflt);
 

@@ -19,13 +19,15 @@ import java.util.regex.Pattern;
 /**
  * A pipeline's block under {@code settings:} in experiment files, bound to its settings record: one key per record
  * component (the component's name in snake case, or its {@link Knob}), read over a base value key by key, written
- * back in component order. The record's canonical constructor is the one place its values are checked; a refusal
- * whose message starts with a key ({@code "max_tokens must be >= 1, got 0"}) is reported at that key.
+ * back in component order. Every numeric component carries its range ({@link Bounded}, the maxima from
+ * {@link SettingBounds}), checked as the file is read; the record's canonical constructor checks the rest (what
+ * spans components, such as {@code max_rows >= min_rows}), and a refusal whose message starts with a key
+ * ({@code "max_rows must be >= min_rows (5), got 2"}) is reported at that key.
  *
  * <p>Components may be {@code int}, {@code long}, {@code double}, {@code boolean}, {@code String} or
  * {@code List<String>}; an {@code Integer} or {@code Double} marked {@link Follows} is a shared knob unless the block
  * overrides it: null (written as the knob's name, {@code max_tokens: max_new_tokens}) is the rung's value, which
- * {@link #resolve} fills in, and a number is the block's own.
+ * {@link #resolve} fills in, and a number is the block's own (within its own {@link Bounded} range).
  *
  * @param <T> the settings record
  */
@@ -34,8 +36,11 @@ public final class SettingsBlock<T extends Record> {
     private static final Pattern KEY = Pattern.compile("[a-z][a-z0-9_]*");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    /** A component and its key; {@code follows}: the shared knob a null value stands for (null: it follows none). */
-    private record Component(String key, RecordComponent component, String follows) {}
+    /**
+     * A component and its key; {@code follows}: the shared knob a null value stands for (null: it follows none);
+     * {@code bound}: a number's range (null for other values).
+     */
+    private record Component(String key, RecordComponent component, String follows, Bound bound) {}
 
     private final String key;
     private final Class<T> type;
@@ -67,10 +72,11 @@ public final class SettingsBlock<T extends Record> {
                         + "double, boolean, String and List<String> values (Integer, Double with @Follows), not "
                         + rc.getGenericType().getTypeName());
             }
-            list.add(new Component(k, rc, follows == null ? null : follows.value()));
+            list.add(new Component(k, rc, follows == null ? null : follows.value(), bound(type, rc)));
             types.add(rc.getType());
         }
         this.components = List.copyOf(list);
+        checkDefaults();
         try {
             this.constructor = type.getDeclaredConstructor(types.toArray(Class<?>[]::new));
         } catch (NoSuchMethodException e) {
@@ -147,9 +153,9 @@ public final class SettingsBlock<T extends Record> {
             Object was = get(c, base);
             Class<?> t = c.component().getType();
             if (c.follows() != null) args[i] = readFollower(in, c, was);
-            else if (t == int.class) args[i] = in.integer(c.key(), (Integer) was, Integer.MIN_VALUE);
-            else if (t == long.class) args[i] = in.longValue(c.key(), (Long) was);
-            else if (t == double.class) args[i] = in.number(c.key(), (Double) was);
+            else if (t == int.class) args[i] = in.integer(c.key(), (Integer) was, c.bound());
+            else if (t == long.class) args[i] = in.longValue(c.key(), (Long) was, c.bound());
+            else if (t == double.class) args[i] = in.number(c.key(), (Double) was, c.bound());
             else if (t == boolean.class) args[i] = in.bool(c.key(), (Boolean) was);
             else if (t == String.class) args[i] = in.string(c.key(), (String) was);
             else args[i] = in.stringList(c.key(), castList(was));
@@ -182,9 +188,9 @@ public final class SettingsBlock<T extends Record> {
             if (text.equals(c.follows())) return null;
             throw in.problem(c.key(), "expected a number, or " + c.follows() + " for the rung's, got '" + text + "'");
         }
-        if (c.component().getType() == Integer.class) return in.integer(c.key(), (Integer) was, Integer.MIN_VALUE);
+        if (c.component().getType() == Integer.class) return in.integer(c.key(), (Integer) was, c.bound());
         if (!in.has(c.key())) return was;
-        return in.number(c.key(), 0);
+        return in.number(c.key(), 0, c.bound());
     }
 
     /**
@@ -201,6 +207,13 @@ public final class SettingsBlock<T extends Record> {
             args[i] = v == null && c.follows() != null ? knobs.get(c.follows()) : v;
         }
         return construct(args, null);
+    }
+
+    /** Every numeric key with its range, in component order (docs/experiments.md lists them). */
+    public Map<String, Bound> bounds() {
+        Map<String, Bound> out = new LinkedHashMap<>();
+        for (Component c : components) if (c.bound() != null) out.put(c.key(), c.bound());
+        return out;
     }
 
     /** Every key with its value as the record holds it (a follower left to the rung: null), in component order. */
@@ -263,6 +276,29 @@ public final class SettingsBlock<T extends Record> {
         if (wanted == null || rc.getType() != wanted) {
             throw new IllegalArgumentException(type.getName() + "." + rc.getName() + ": @Follows(\"" + knob + "\") needs "
                     + "an int or double shared knob of that name and an Integer or Double component to match");
+        }
+    }
+
+    /** A number's range from its {@link Bounded}; null for other values; a number without one is refused. */
+    private static Bound bound(Class<?> type, RecordComponent rc) {
+        Class<?> t = rc.getType();
+        boolean numeric = t == int.class || t == long.class || t == double.class || t == Integer.class || t == Double.class;
+        Bounded b = rc.getAnnotation(Bounded.class);
+        if (numeric && b == null) {
+            throw new IllegalArgumentException(type.getName() + "." + rc.getName() + ": a numeric setting needs its range, "
+                    + "@Bounded(min = ..., max = ...) with a maximum from SettingBounds");
+        }
+        if (!numeric && b != null) throw new IllegalArgumentException(type.getName() + "." + rc.getName() + ": @Bounded on a value that is no number");
+        return b == null ? null : Bound.of(b);
+    }
+
+    /** The defaults lie within every range (a block whose defaults a file could not state is a mistake in code). */
+    private void checkDefaults() {
+        for (Component c : components) {
+            if (c.bound() != null && get(c, defaults) instanceof Number n && !c.bound().contains(n.doubleValue())) {
+                throw new IllegalArgumentException(type.getName() + ": the default " + c.key() + " " + n
+                        + " is outside its range " + c.bound().describe());
+            }
         }
     }
 

@@ -14,10 +14,16 @@ import java.util.Set;
  * @param timeoutSeconds the execution limits' timeout, in seconds (millisecond resolution)
  * @param rowCap         the execution limits' row cap
  */
-public record SharedKnobs(int maxNewTokens, int candidates, double sampleTemperature, boolean tabularPrompt,
-                          int gateBudget, boolean schemaSubset, boolean projection, boolean rerank,
-                          @Knob("agent_k") int k, List<String> stopStrings, boolean stopAtSemicolon,
-                          double timeoutSeconds, int rowCap) {
+public record SharedKnobs(@Bounded(min = 1, max = SettingBounds.TOKENS) int maxNewTokens,
+                          @Bounded(min = 0, max = SettingBounds.CANDIDATES) int candidates,
+                          @Bounded(min = 0, max = SettingBounds.TEMPERATURE) double sampleTemperature,
+                          boolean tabularPrompt,
+                          @Bounded(min = 0, max = SettingBounds.LOOPS) int gateBudget,
+                          boolean schemaSubset, boolean projection, boolean rerank,
+                          @Knob("agent_k") @Bounded(min = 0, max = SettingBounds.EXEMPLARS) int k,
+                          List<String> stopStrings, boolean stopAtSemicolon,
+                          @Bounded(min = 0.001, max = SettingBounds.STATEMENT_SECONDS) double timeoutSeconds,
+                          @Bounded(min = 1, max = SettingBounds.ROWS) int rowCap) {
 
     /** The keys of the ladder's mechanisms: rung comparisons show them as the ladder's own factors. */
     public static final Set<String> LADDER_MECHANISMS = Set.of("candidates", "tabular_prompt", "gate_budget",
@@ -27,19 +33,12 @@ public record SharedKnobs(int maxNewTokens, int candidates, double sampleTempera
     public static final SettingsBlock<SharedKnobs> BLOCK = SettingsBlock.of("settings", SharedKnobs.class,
             Settings.DEFAULT.knobs());
 
+    /** The ranges are the components' {@link Bounded}; a sample temperature of 0 is no sampling. */
     public SharedKnobs {
-        if (maxNewTokens < 1) throw new IllegalArgumentException("max_new_tokens must be >= 1, got " + maxNewTokens);
-        if (candidates < 0) throw new IllegalArgumentException("candidates must be >= 0, got " + candidates);
-        if (!(sampleTemperature > 0) || Double.isInfinite(sampleTemperature)) {
+        if (sampleTemperature == 0) {
             throw new IllegalArgumentException("sample_temperature must be > 0, got " + sampleTemperature
                     + " (set candidates: 0 to turn sampling off)");
         }
-        if (gateBudget < 0) throw new IllegalArgumentException("gate_budget must be >= 0, got " + gateBudget);
-        if (k < 0) throw new IllegalArgumentException("agent_k must be >= 0, got " + k);
         stopStrings = List.copyOf(stopStrings);
-        if (Math.round(timeoutSeconds * 1000) < 1) {
-            throw new IllegalArgumentException("timeout_seconds must be at least 0.001, got " + timeoutSeconds);
-        }
-        if (rowCap < 1) throw new IllegalArgumentException("row_cap must be >= 1, got " + rowCap);
     }
 }

@@ -14,21 +14,28 @@ import org.junit.jupiter.api.Test;
 /** A settings record bound to its YAML block: keys, reading over a base, refusals at the key, writing, equality. */
 class SettingsBlockTest {
 
-    /** Reads values from a map; a problem is an exception whose message is "key: problem". */
+    /** Reads values from a map, each number checked against its bound; a problem's message is "key: problem". */
     private record MapSource(Map<String, Object> values) implements KnobSource {
         @Override
-        public Integer integer(String key, Integer dflt, int min) {
-            return values.containsKey(key) ? (Integer) values.get(key) : dflt;
+        public Integer integer(String key, Integer dflt, Bound bound) {
+            return values.containsKey(key) ? (Integer) within(key, bound) : dflt;
         }
 
         @Override
-        public long longValue(String key, long dflt) {
-            return values.containsKey(key) ? (Long) values.get(key) : dflt;
+        public long longValue(String key, long dflt, Bound bound) {
+            return values.containsKey(key) ? (Long) within(key, bound) : dflt;
         }
 
         @Override
-        public double number(String key, double dflt) {
-            return values.containsKey(key) ? ((Number) values.get(key)).doubleValue() : dflt;
+        public double number(String key, double dflt, Bound bound) {
+            return values.containsKey(key) ? ((Number) within(key, bound)).doubleValue() : dflt;
+        }
+
+        private Object within(String key, Bound bound) {
+            Number n = (Number) values.get(key);
+            String problem = bound.problem(n.doubleValue(), String.valueOf(n));
+            if (problem != null) throw problem(key, problem);
+            return n;
         }
 
         @Override
@@ -64,9 +71,9 @@ class SettingsBlockTest {
     }
 
     /** A record with every supported kind of value. */
-    public record Kinds(int count, long big, double weight, boolean on, String label, List<String> words) {
+    public record Kinds(@Bounded(min = 0, max = 10) int count, @Bounded(min = 0, max = 1e12) long big,
+                        @Bounded(min = 0, max = 1) double weight, boolean on, String label, List<String> words) {
         public Kinds {
-            if (count < 0) throw new IllegalArgumentException("count must be >= 0, got " + count);
             if (label.isEmpty()) throw new IllegalArgumentException("a label is needed");
             words = List.copyOf(words);
         }
@@ -101,13 +108,16 @@ class SettingsBlockTest {
     void aRefusalIsReportedAtTheKeyItNames() {
         assertThatThrownBy(() -> KINDS.read(new MapSource(Map.of("count", -2)), KINDS.defaults()))
                 .hasMessage("count: must be >= 0, got -2");
+        assertThatThrownBy(() -> KINDS.read(new MapSource(Map.of("count", 11)), KINDS.defaults()))
+                .hasMessage("count: must be <= 10, got 11 (the bounds and why: docs/experiments.md#bounds)");
+        assertThat(KINDS.read(new MapSource(Map.of("count", 10)), KINDS.defaults()).count()).isEqualTo(10);
         // a refusal that names no key is the block's
         assertThatThrownBy(() -> KINDS.read(new MapSource(Map.of("label", "")), KINDS.defaults()))
                 .hasMessage("null: a label is needed");
         assertThatThrownBy(() -> SoftSettings.BLOCK.read(new MapSource(Map.of("min_rows", 5, "max_rows", 2)), SoftSettings.DEFAULT))
                 .hasMessage("max_rows: must be >= min_rows (5), got 2");
         assertThatThrownBy(() -> SearchSettings.BLOCK.read(new MapSource(Map.of("join_weight", -1.0)), SearchSettings.DEFAULT))
-                .hasMessage("join_weight: must be a finite number >= 0, got -1.0");
+                .hasMessage("join_weight: must be >= 0, got -1.0");
     }
 
     @Test
@@ -129,14 +139,9 @@ class SettingsBlockTest {
     }
 
     /** A block with a budget and a temperature that are the rung's unless set. */
-    public record Budgeted(int rounds, @Follows("max_new_tokens") Integer maxTokens,
-                           @Follows("sample_temperature") Double temperature) {
-        public Budgeted {
-            if (maxTokens != null && maxTokens < 1) {
-                throw new IllegalArgumentException("max_tokens must be >= 1, got " + maxTokens);
-            }
-        }
-    }
+    public record Budgeted(@Bounded(min = 1, max = 8) int rounds,
+                           @Follows("max_new_tokens") @Bounded(min = 1, max = SettingBounds.TOKENS) Integer maxTokens,
+                           @Follows("sample_temperature") @Bounded(min = 0, max = 2) Double temperature) {}
 
     private static final SettingsBlock<Budgeted> BUDGETED = SettingsBlock.of("budgeted", Budgeted.class,
             new Budgeted(1, null, 0.0));
@@ -168,9 +173,9 @@ class SettingsBlockTest {
 
     @Test
     void aFollowerMustMatchASharedKnob() {
-        record WrongKnob(@Follows("max_tokens_per_call") Integer budget) {}
-        record WrongType(@Follows("max_new_tokens") Double budget) {}
-        record NotMarked(Integer budget) {}
+        record WrongKnob(@Follows("max_tokens_per_call") @Bounded(min = 1, max = 9) Integer budget) {}
+        record WrongType(@Follows("max_new_tokens") @Bounded(min = 1, max = 9) Double budget) {}
+        record NotMarked(@Bounded(min = 1, max = 9) Integer budget) {}
         assertThatThrownBy(() -> SettingsBlock.of("w", WrongKnob.class, new WrongKnob(null)))
                 .hasMessageContaining("@Follows(\"max_tokens_per_call\") needs an int or double shared knob");
         assertThatThrownBy(() -> SettingsBlock.of("w", WrongType.class, new WrongType(null)))
@@ -195,6 +200,22 @@ class SettingsBlockTest {
         assertThatThrownBy(() -> SharedKnobs.BLOCK.read(new MapSource(Map.of("sample_temperature", 0.0)),
                 Settings.DEFAULT.knobs()))
                 .hasMessage("sample_temperature: must be > 0, got 0.0 (set candidates: 0 to turn sampling off)");
+    }
+
+    @Test
+    void everyNumberOfABlockHasItsRangeAndTheDefaultsLieWithin() {
+        record Unbounded(int count) {}
+        record OutOfRange(@Bounded(min = 1, max = 4) int count) {}
+        record NotANumber(@Bounded(min = 1, max = 4) String name) {}
+        assertThatThrownBy(() -> SettingsBlock.of("u", Unbounded.class, new Unbounded(1)))
+                .hasMessageContaining("count: a numeric setting needs its range, @Bounded");
+        assertThatThrownBy(() -> SettingsBlock.of("o", OutOfRange.class, new OutOfRange(5)))
+                .hasMessageContaining("the default count 5 is outside its range 1 to 4");
+        assertThatThrownBy(() -> SettingsBlock.of("n", NotANumber.class, new NotANumber("x")))
+                .hasMessageContaining("@Bounded on a value that is no number");
+        assertThat(KINDS.bounds()).containsExactly(Map.entry("count", new Bound(0, 10)), Map.entry("big", new Bound(0, 1e12)),
+                Map.entry("weight", new Bound(0, 1)));
+        assertThat(SharedKnobs.BLOCK.bounds().get("candidates")).isEqualTo(new Bound(0, SettingBounds.CANDIDATES));
     }
 
     @Test

@@ -4,7 +4,8 @@ import dev.ladder.pipeline.strategy.SettingsBlock;
 
 /**
  * The template's knobs: the {@code template} block of experiment files ({@code settings: {template: {check: false}}}).
- * The record's constructor is the one place its values are checked; each switch is a mechanism an ablation turns off.
+ * A number added here carries its range ({@code @Bounded}, a maximum from {@code SettingBounds}); the record's
+ * constructor checks what a range cannot say. Each switch is a mechanism an ablation turns off.
  *
  * @param check on: the answer is executed before it is returned, and an answer that does not execute is recorded in
  *              the error analysis; off: the cleaned reply is the answer (the ablation of the check)

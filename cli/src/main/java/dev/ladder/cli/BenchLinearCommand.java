@@ -1,6 +1,7 @@
 package dev.ladder.cli;
 
 import dev.ladder.inference.llm.LinearProfile;
+import dev.ladder.inference.llm.MachineLoad;
 import dev.ladder.inference.model.DType;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
@@ -28,7 +29,9 @@ import picocli.CommandLine.Spec;
                 + "LM head; float32, random weights, enough copies to defeat the caches) timed at each row count in each "
                 + "call form the djl engine knows (F.linear, weight blocks, row blocks), with the GB/s of weight each "
                 + "streams, then one decode step's projections summed per form. A batch-b decode step's projections "
-                + "see b rows; 'engine' is the form the engine picks."})
+                + "see b rows; 'engine' is the form the engine picks, 'spread' how far its timings' repeats disagree, "
+                + "'others' the cores other processes took while the projection was timed, and 'calibration' whether a "
+                + "model's load would store that pick or use it for that load only (docs/inference.md)."})
 final class BenchLinearCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -66,8 +69,9 @@ final class BenchLinearCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "%s, float32 on the CPU, %d threads; ms per call (weight GB/s), best of %d%n", name, t, repeats);
         TextTable table = new TextTable(List.of("projection", "shape", "MB", "per step", "rows", "F.linear",
-                "weight blocks", "row blocks", "engine"));
+                "weight blocks", "row blocks", "engine", "spread", "others", "calibration"));
         for (int i = 2; i < 8; i++) table.alignRight(i);
+        table.alignRight(9);
         for (LinearProfile.Projection p : r.projections()) {
             for (int n : rows) {
                 List<String> cells = new ArrayList<>(List.of(p.name(), p.out() + " x " + p.in(),
@@ -79,10 +83,14 @@ final class BenchLinearCommand implements Callable<Integer> {
                     if (timing.chosen()) engine = timing.form();
                 }
                 cells.add(engine);
+                cells.add(String.format(Locale.ROOT, "%.0f%%", 100 * r.spread(p, n)));
+                cells.add(others(r.loads().get(p.name())));
+                cells.add(r.wouldStore(p, n) ? "stored" : "this load only");
                 table.add(cells);
             }
         }
         table.print(out);
+        out.println("calibration: " + LinearProfile.storeRule());
         out.printf(Locale.ROOT, "%none decode step's projections (%.0f MB of weights), summed%n", r.stepBytes() / 1e6);
         TextTable step = new TextTable(List.of("rows", "F.linear ms", "weight blocks ms", "row blocks ms", "engine ms",
                 "engine GB/s", "engine steps/s x rows", "engine / F.linear"));
@@ -97,6 +105,11 @@ final class BenchLinearCommand implements Callable<Integer> {
         step.print(out);
         out.flush();
         return 0;
+    }
+
+    /** Other processes' cores during a projection's timings: {@code 0.05 of 2}, or {@code unknown}. */
+    private static String others(MachineLoad.Load load) {
+        return load.known() ? String.format(Locale.ROOT, "%.2f of %d", load.othersCores(), load.cores()) : "unknown";
     }
 
     private static String f1(double v) {

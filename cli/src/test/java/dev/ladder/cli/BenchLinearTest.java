@@ -16,7 +16,10 @@ class BenchLinearTest {
                 "--threads", "1");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("tiny, float32 on the CPU, 1 threads")
-                .containsPattern("(?m)^q/k/v +128 x 64 .* 1 .* (weight blocks|row blocks|F\\.linear)$")
+                // the engine's pick, the spread of its timings, others' load meanwhile, and whether a load would store it
+                .containsPattern("(?m)^q/k/v +128 x 64 .* 1 .* (weight blocks|row blocks|F\\.linear) +\\d+% "
+                        + "+(\\d+\\.\\d\\d of \\d+|unknown) +(stored|this load only)$")
+                .containsPattern("(?m)^calibration: a load stores a measured form when other processes took at most 0\\.25 cores")
                 .containsPattern("(?m)^lm head +512 x 64 ")
                 .contains("one decode step's projections")
                 .containsPattern("(?m)^ +1 .*x$").containsPattern("(?m)^ +4 .*x$");

@@ -249,7 +249,10 @@ class ModelCliTest {
                 // the small-batch forms: measured at load, compared in the same run
                 .containsPattern("(?m)^decode, batch 4, forms off \\(tok/s\\) +[\\d.]+$")
                 .containsPattern("(?m)^  small-batch forms speed-up, batch 4 +[\\d.]+x$")
-                .containsPattern("(?m)^  \\d+ x \\d+: 1 [a-zA-Z. ]+, 2 .+, 16 [a-zA-Z. ]+$");
+                .containsPattern("(?m)^  \\d+ x \\d+: 1 [a-zA-Z. ]+, 2 .+, 16 [a-zA-Z. ]+$")
+                // how the load came to them, and the machine's load beside the decode rates
+                .containsPattern("(?m)^  \\d+ x \\d+: measured now \\(.+, spread \\d+%\\): this load only: models under 64 MB are not stored$")
+                .containsPattern("(?m)^  \\(machine during decode: (others \\d+\\.\\d\\d of \\d+ cores|others' load unknown).*\\)$");
 
         String m = dir.toString();
         assertUserError(run("bench", "generate", "--model", m, "--batches", "1,x"), "");

@@ -72,6 +72,10 @@ public final class GenerationBenchmark {
      *                            measured on the same loaded model right after; empty where the forms do not apply
      *                            (a GPU, float16, int8) or were not compared
      * @param smallBatchPlan      the forms the model's load measured and kept, one line per weight shape (empty: none)
+     * @param smallBatchOrigins   per weight shape, how the load came to those forms: measured or stored and confirmed,
+     *                            under what load, what was stored (empty: none)
+     * @param decodeLoad          other processes' load on the machine while decode was measured
+     * @param plainLoad           the same while decode was measured with the forms off (null: not measured)
      * @param peakRssBytes        VmHWM of this process after the run (-1 when unknown)
      * @param load                the model's load report (null when the model came loaded from elsewhere)
      * @param gpuMemory           GPU memory after the run, null on a CPU or when CUDA cannot say
@@ -79,11 +83,13 @@ public final class GenerationBenchmark {
     public record Result(String model, String device, int threads, int promptTokens, long weightBytesPerStep,
                          long kvBytesPerToken, int rooflineContext, Bandwidth bandwidth, double prefillTokensPerSec,
                          Map<Integer, Double> decodeTokensPerSec, Map<Integer, Double> decodePlainTokensPerSec,
-                         List<String> smallBatchPlan, long peakRssBytes, LoadReport load, GpuMemory gpuMemory) {
+                         List<String> smallBatchPlan, List<String> smallBatchOrigins, MachineLoad.Load decodeLoad,
+                         MachineLoad.Load plainLoad, long peakRssBytes, LoadReport load, GpuMemory gpuMemory) {
 
         public Result {
             decodePlainTokensPerSec = Map.copyOf(decodePlainTokensPerSec);
             smallBatchPlan = List.copyOf(smallBatchPlan);
+            smallBatchOrigins = List.copyOf(smallBatchOrigins);
         }
 
         /** KV-cache bytes one batch-1 decode step reads at {@link #rooflineContext}. */
@@ -129,6 +135,7 @@ public final class GenerationBenchmark {
                 var plain = o.putObject("decode_plain_linear_tok_per_s");
                 decodeTokensPerSec.keySet().forEach(b -> plain.put(String.valueOf(b), decodePlainTokensPerSec.get(b)));
             }
+            if (decodeLoad.known()) o.put("decode_others_cores", decodeLoad.othersCores());
             o.put("roofline_tok_per_s", rooflineTokensPerSec());
             o.put("batch1_roofline_share", rooflineRatio());
             o.put("peak_rss_bytes", peakRssBytes);
@@ -164,8 +171,10 @@ public final class GenerationBenchmark {
             for (Map.Entry<Integer, Double> e : decodeTokensPerSec.entrySet()) {
                 row(sb, "decode, batch " + e.getKey() + " (tok/s)", "%12.1f", e.getValue());
             }
+            sb.append(String.format(Locale.ROOT, "  (machine during decode: %s)%n", decodeLoad.describe()));
             if (!decodePlainTokensPerSec.isEmpty()) {
-                sb.append(String.format(Locale.ROOT, "  (the same, small-batch forms off: one F.linear per projection)%n"));
+                sb.append(String.format(Locale.ROOT, "  (the same, small-batch forms off: one F.linear per projection; "
+                        + "machine: %s)%n", plainLoad == null ? "unknown" : plainLoad.describe()));
                 for (int b : decodeTokensPerSec.keySet()) {
                     Double plain = decodePlainTokensPerSec.get(b);
                     row(sb, "decode, batch " + b + ", forms off (tok/s)", "%12.1f", plain);
@@ -175,6 +184,8 @@ public final class GenerationBenchmark {
             if (!smallBatchPlan.isEmpty()) {
                 sb.append(String.format(Locale.ROOT, "  (forms kept at load, weight shape: rows form)%n"));
                 for (String line : smallBatchPlan) sb.append("  ").append(line).append(System.lineSeparator());
+                sb.append(String.format(Locale.ROOT, "  (how the load came to them)%n"));
+                for (String line : smallBatchOrigins) sb.append("  ").append(line).append(System.lineSeparator());
             }
             row(sb, "roofline, batch 1 (tok/s)", "%12.1f", rooflineTokensPerSec());
             row(sb, "batch-1 decode / roofline", "%11.0f%%", 100 * rooflineRatio());
@@ -265,12 +276,17 @@ public final class GenerationBenchmark {
             lm.generate(List.of(request(rnd, vocab, promptTokens, 1)));
             prefill = Math.max(prefill, promptTokens / ((System.nanoTime() - t0) / 1e9));
         }
+        MachineLoad.Window window = MachineLoad.start(MachineLoad.proc());
         Map<Integer, Double> decode = decode(lm, rnd, vocab, batches, promptTokens, decodeSteps);
+        MachineLoad.Load decodeLoad = window.end();
         Map<Integer, Double> plain = Map.of();
+        MachineLoad.Load plainLoad = null;
         if (compareForms && model.smallBatchFormsActive()) {
             model.smallBatchForms(false);
             try {
+                window = MachineLoad.start(MachineLoad.proc());
                 plain = decode(lm, rnd, vocab, batches, promptTokens, decodeSteps);
+                plainLoad = window.end();
             } finally {
                 model.smallBatchForms(true);
             }
@@ -281,7 +297,8 @@ public final class GenerationBenchmark {
         int t = threads > 0 ? threads : JniUtils.getNumThreads();
         return new Result(lm.name(), DeviceChoice.label(model.device()), t, promptTokens, model.weightBytesPerToken(),
                 kvBytesPerToken(model.config(), model.dtype().getNumOfBytes()), rooflineContext(promptTokens, decodeSteps),
-                bw, prefill, decode, plain, model.smallBatchPlan(), rss, model.loadReport(), gpu);
+                bw, prefill, decode, plain, model.smallBatchPlan(), model.smallBatchOrigins(), decodeLoad, plainLoad, rss,
+                model.loadReport(), gpu);
     }
 
     /** Decode tokens per second by batch size: one greedy batch of {@code b} rows each. */

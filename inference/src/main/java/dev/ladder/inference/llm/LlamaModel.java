@@ -214,8 +214,8 @@ public final class LlamaModel implements AutoCloseable {
             if (options.smallBatchForms() && ld.smallBatchForms) {
                 var byShape = blockedByShape(layers, head);
                 long bytes = byShape.values().stream().flatMap(List::stream).mapToLong(bl -> bytes(bl.weight())).sum();
-                // a machine measures a shape once: later loads read its forms (tiny models measure in milliseconds)
-                plan = SmallBatchLinear.calibrate(byShape, manager,
+                // a machine stores a quiet measurement: later loads confirm its forms (tiny models measure in milliseconds)
+                plan = SmallBatchCalibration.calibrate(byShape, manager,
                         bytes >= SmallBatchPlans.STORE_FROM_BYTES ? SmallBatchPlans.forThisMachine() : null);
             }
             float[][] tables = Rope.tables(config, ctx);
@@ -269,6 +269,14 @@ public final class LlamaModel implements AutoCloseable {
     /** Per weight shape, the forms the load measured and kept (empty where there are none). */
     public List<String> smallBatchPlan() {
         return calibratedPlan == null ? List.of() : calibratedPlan.describe();
+    }
+
+    /**
+     * Per weight shape, how the load came to its forms: measured then or stored and confirmed, under what load, and
+     * what was stored (empty where there are none).
+     */
+    public List<String> smallBatchOrigins() {
+        return calibratedPlan == null ? List.of() : calibratedPlan.describeOrigins();
     }
 
     /** Whether some projection runs in a small-batch form now (float32 weights on a CPU, and the forms on). */

@@ -29,8 +29,9 @@ import java.util.TreeMap;
  *   <li>{@link Form#ROW_BLOCKS} ({@code bmm(x, W_blocks^T)}) for 3 to {@link #MAX_ROWS} rows;</li>
  *   <li>{@link Form#LINEAR} (one sgemm) beyond that, where sgemm is compute-bound and efficient.</li>
  * </ul>
- * The best form also depends on the weight's shape and the machine's BLAS, so a model measures the forms on its own
- * weights when it loads ({@link #calibrate}) and keeps a {@link Plan}.
+ * The best form also depends on the weight's shape, the machine's BLAS and what else runs on the machine, so a model
+ * measures the forms on its own weights when it loads ({@link SmallBatchCalibration}, by {@link SmallBatchRule}) and
+ * keeps a {@link Plan}.
  * The sums run in another order than sgemm's, so results differ from {@code linear} in the last bits only (the
  * engine's parity tests bound it). {@link LlamaModel.Options#smallBatchForms()} switches this off, so its effect can
  * be measured ({@code ladder bench generate} prints both).
@@ -55,10 +56,6 @@ final class SmallBatchLinear {
 
     /** Row counts a {@link Plan} is measured at; a call with {@code r} rows uses the smallest class {@code >= r}. */
     static final int[] ROW_CLASSES = {1, 2, 4, 8, 16};
-    /** A measured form replaces the default rule's only when it is this much faster (so near-ties keep the rule). */
-    static final double MARGIN = 0.9;
-    /** Timed passes per form and row class at calibration; the best counts. */
-    static final int ROUNDS = 3;
 
     /** The default rule: the form for {@code rows} rows before (or without) a measurement. */
     static Form formFor(long rows) {
@@ -75,14 +72,21 @@ final class SmallBatchLinear {
     }
 
     /**
-     * Which form each weight shape takes at each row class, as measured on this machine by {@link #calibrate}.
+     * Which form each weight shape takes at each row class on this machine at this load ({@link
+     * SmallBatchCalibration}).
      *
-     * @param forms    per weight shape ({@code "out x in"}), one form per {@link #ROW_CLASSES} entry
-     * @param measured how many of the shapes this load measured (the others came from {@link SmallBatchPlans})
+     * @param forms   per weight shape ({@code "out x in"}), one form per {@link #ROW_CLASSES} entry
+     * @param origins per weight shape, how its forms came about: measured now or stored, under what load, what was kept
      */
-    record Plan(Map<String, Form[]> forms, int measured) {
+    record Plan(Map<String, Form[]> forms, List<SmallBatchCalibration.Origin> origins) {
         Plan {
             forms = Map.copyOf(forms);
+            origins = List.copyOf(origins);
+        }
+
+        /** How many shapes this load measured (the others were confirmed from {@link SmallBatchPlans}). */
+        int measured() {
+            return (int) origins.stream().filter(o -> o.measurement() != null).count();
         }
 
         Form formFor(Blocked weight, long rows) {
@@ -106,6 +110,13 @@ final class SmallBatchLinear {
             }
             return lines;
         }
+
+        /** One line per weight shape: where its forms came from at this load, under what load, what was kept. */
+        List<String> describeOrigins() {
+            List<String> lines = new ArrayList<>();
+            for (SmallBatchCalibration.Origin o : origins) lines.add(o.describe());
+            return lines;
+        }
     }
 
     static String key(NDArray weight) {
@@ -125,60 +136,6 @@ final class SmallBatchLinear {
     static Form formOf(String label) {
         for (Form f : Form.values()) if (label(f).equals(label)) return f;
         return null;
-    }
-
-    /**
-     * Measures the forms on the model's own weights and keeps, per weight shape and row class, the fastest one where
-     * it beats the default rule's by {@link #MARGIN}. Which form streams a weight fastest depends on the shape and the
-     * BLAS of the machine (on the reference, 4 rows of a 2048-wide weight go fastest in row blocks, of a 576-wide one
-     * in weight blocks), so a rule alone is right on one machine at best. Each timing is one pass over every weight of
-     * the shape (the layers), as a decode step reads them, so none is still cached; the best of {@link #ROUNDS}
-     * counts. Costs {@code 3 x 5 x 3} passes over the weights at load (12-17 s for a 1B model on the reference), once
-     * per machine: the shapes {@code store} already holds for this machine are taken from it and the ones measured are
-     * added to it ({@code store} null: measure all, keep nothing).
-     */
-    static Plan calibrate(Map<String, List<Blocked>> byShape, NDManager manager, SmallBatchPlans store) {
-        Map<String, Form[]> stored = store == null ? Map.of() : store.read();
-        Map<String, Form[]> forms = new LinkedHashMap<>();
-        Map<String, Form[]> measured = new LinkedHashMap<>();
-        try (NDManager m = manager.newSubManager()) {
-            for (Map.Entry<String, List<Blocked>> e : byShape.entrySet()) {
-                if (stored.containsKey(e.getKey())) {
-                    forms.put(e.getKey(), stored.get(e.getKey()));
-                    continue;
-                }
-                List<Blocked> ws = e.getValue();
-                long in = ws.get(0).weight().getShape().get(1);
-                Form[] chosen = new Form[ROW_CLASSES.length];
-                for (int c = 0; c < ROW_CLASSES.length; c++) {
-                    NDArray x = m.randomNormal(new Shape(ROW_CLASSES[c], in));
-                    Form[] all = Form.values();
-                    double[] ms = new double[all.length];
-                    Arrays.fill(ms, Double.MAX_VALUE);
-                    // rounds over all forms, each form's best round counts: a shared machine's noise hits one round
-                    for (int round = 0; round < ROUNDS; round++) {
-                        for (int f = 0; f < all.length; f++) ms[f] = Math.min(ms[f], pass(ws, x, all[f]));
-                    }
-                    chosen[c] = choose(ROW_CLASSES[c], ms);
-                }
-                forms.put(e.getKey(), chosen);
-                measured.put(e.getKey(), chosen);
-            }
-        }
-        if (store != null && !measured.isEmpty()) store.write(measured);
-        return new Plan(forms, measured.size());
-    }
-
-    /**
-     * The form to keep for {@code rows} rows given each form's time ({@code ms} indexed by ordinal): the fastest where
-     * it beats the default rule's by {@link #MARGIN}, else the rule's; past {@link #MAX_ROWS}, always sgemm.
-     */
-    static Form choose(long rows, double[] ms) {
-        if (rows > MAX_ROWS) return Form.LINEAR;
-        Form rule = formFor(rows);
-        Form best = rule;
-        for (Form f : Form.values()) if (ms[f.ordinal()] < ms[best.ordinal()]) best = f;
-        return ms[best.ordinal()] < MARGIN * ms[rule.ordinal()] ? best : rule;
     }
 
     /** Milliseconds of one pass of {@code x} through every weight in {@code form}, after one warm-up call. */

@@ -142,6 +142,10 @@ class LlamaModelTest {
                     .allMatch(line -> line.matches("\\d+ x \\d+: 1 .+, 2 .+, 4 .+, 8 .+, 16 .+"));
             assertThat(off.smallBatchFormsActive()).isFalse();
             assertThat(off.smallBatchPlan()).isEmpty();
+            // a model this small measures at every load and stores nothing
+            assertThat(on.smallBatchOrigins()).hasSameSizeAs(on.smallBatchPlan())
+                    .allMatch(line -> line.endsWith("this load only: models under 64 MB are not stored"));
+            assertThat(off.smallBatchOrigins()).isEmpty();
 
             assertThat(maxDiff(decodeLogits(on, rows[0]), decodeLogits(off, rows[0]))).isLessThan(1e-4);
             float[][][] a = decodeBatchLogits(on, rows);

@@ -4,16 +4,11 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import dev.ladder.inference.device.TorchRuntime;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class SmallBatchLinearTest {
 
@@ -30,11 +25,15 @@ class SmallBatchLinearTest {
     @Test
     void theRuleKeepsNearTies() {
         // ms by ordinal: LINEAR, WEIGHT_BLOCKS, ROW_BLOCKS
-        assertThat(SmallBatchLinear.choose(4, new double[] {10.0, 9.5, 10.0})).isEqualTo(SmallBatchLinear.Form.ROW_BLOCKS);
-        assertThat(SmallBatchLinear.choose(4, new double[] {10.0, 8.9, 10.0})).isEqualTo(SmallBatchLinear.Form.WEIGHT_BLOCKS);
-        assertThat(SmallBatchLinear.choose(1, new double[] {5.0, 9.0, 6.0})).isEqualTo(SmallBatchLinear.Form.LINEAR);
-        assertThat(SmallBatchLinear.choose(1, new double[] {8.5, 9.0, 6.0})).isEqualTo(SmallBatchLinear.Form.ROW_BLOCKS);
-        assertThat(SmallBatchLinear.choose(32, new double[] {9.0, 1.0, 1.0})).isEqualTo(SmallBatchLinear.Form.LINEAR);
+        assertThat(SmallBatchRule.choose(4, new double[] {10.0, 9.5, 10.0})).isEqualTo(SmallBatchLinear.Form.ROW_BLOCKS);
+        assertThat(SmallBatchRule.choose(4, new double[] {10.0, 8.9, 10.0})).isEqualTo(SmallBatchLinear.Form.WEIGHT_BLOCKS);
+        assertThat(SmallBatchRule.choose(1, new double[] {5.0, 9.0, 6.0})).isEqualTo(SmallBatchLinear.Form.LINEAR);
+        assertThat(SmallBatchRule.choose(1, new double[] {8.5, 9.0, 6.0})).isEqualTo(SmallBatchLinear.Form.ROW_BLOCKS);
+        assertThat(SmallBatchRule.choose(32, new double[] {9.0, 1.0, 1.0})).isEqualTo(SmallBatchLinear.Form.LINEAR);
+        // a confirmation gives way to F.linear by the same margin
+        assertThat(SmallBatchRule.loses(10.0, 8.9)).isTrue();
+        assertThat(SmallBatchRule.loses(10.0, 9.5)).isFalse();
+        assertThat(SmallBatchRule.spread(new double[] {12.0, 10.0, 11.0})).isCloseTo(0.1, within(1e-12));
     }
 
     @Test
@@ -74,38 +73,6 @@ class SmallBatchLinearTest {
                     assertThat(base.getManagedArrays()).hasSize(held);
                 }
             }
-        }
-    }
-
-    /** A machine measures a shape once: the next calibration reads it; another machine, or a damaged file, measures. */
-    @Test
-    void plansAreStoredPerMachineAndShape(@TempDir Path tmp) throws Exception {
-        Path file = tmp.resolve("small-batch-forms.json");
-        try (NDManager base = TorchRuntime.engine().newBaseManager()) {
-            Map<String, List<SmallBatchLinear.Blocked>> byShape = new LinkedHashMap<>();
-            for (int[] shape : new int[][] {{512, 64}, {64, 512}}) {
-                NDArray w = base.create(random(shape[0] * shape[1], shape[0]), new Shape(shape[0], shape[1]));
-                byShape.put(SmallBatchLinear.key(w), List.of(SmallBatchLinear.Blocked.of(w)));
-            }
-            SmallBatchPlans machineA = new SmallBatchPlans(file, "machine A");
-            SmallBatchLinear.Plan first = SmallBatchLinear.calibrate(byShape, base, machineA);
-            assertThat(first.measured()).isEqualTo(2);
-            assertThat(Files.readString(file)).contains("machine A").contains("512 x 64").contains("64 x 512");
-
-            SmallBatchLinear.Plan again = SmallBatchLinear.calibrate(byShape, base, machineA);
-            assertThat(again.measured()).isZero();
-            assertThat(again.describe()).isEqualTo(first.describe());
-
-            SmallBatchLinear.Plan other = SmallBatchLinear.calibrate(byShape, base, new SmallBatchPlans(file, "machine B"));
-            assertThat(other.measured()).isEqualTo(2);
-            assertThat(machineA.read()).containsOnlyKeys("512 x 64", "64 x 512");   // B's entry kept A's
-
-            // a form the file does not know is measured again; so is a damaged file, which is replaced
-            Files.writeString(file, Files.readString(file).replaceFirst("\"(weight blocks|row blocks|F\\.linear)\"", "\"gemm\""));
-            assertThat(SmallBatchLinear.calibrate(byShape, base, machineA).measured()).isEqualTo(1);
-            Files.writeString(file, "{not json");
-            assertThat(SmallBatchLinear.calibrate(byShape, base, machineA).measured()).isEqualTo(2);
-            assertThat(machineA.read()).hasSize(2);
         }
     }
 

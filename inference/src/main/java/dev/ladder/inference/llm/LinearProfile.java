@@ -121,7 +121,7 @@ public final class LinearProfile {
                         double[][] rounds = time(ws, x, repeats);
                         double[] ms = new double[rounds.length];
                         for (int f = 0; f < ms.length; f++) ms[f] = Arrays.stream(rounds[f]).min().orElseThrow();
-                        SmallBatchLinear.Form chosen = SmallBatchRule.choose(rows, ms);
+                        SmallBatchLinear.Form chosen = SmallBatchRule.pick(rows, rounds);
                         for (SmallBatchLinear.Form form : SmallBatchLinear.Form.values()) {
                             String label = SmallBatchLinear.label(form);
                             double t = ms[form.ordinal()];

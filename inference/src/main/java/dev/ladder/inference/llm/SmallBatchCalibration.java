@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -256,12 +255,8 @@ final class SmallBatchCalibration {
             for (int round = 0; round < SmallBatchRule.ROUNDS; round++) {
                 for (Form f : all) rounds[f.ordinal()][round] = timer.pass(shape, rows, f, false);
             }
-            double[] best = new double[all.length];
-            for (Form f : all) {
-                best[f.ordinal()] = Arrays.stream(rounds[f.ordinal()]).min().orElseThrow();
-                spread[0] = Math.max(spread[0], SmallBatchRule.spread(rounds[f.ordinal()]));
-            }
-            chosen[c] = SmallBatchRule.choose(rows, best);
+            for (Form f : all) spread[0] = Math.max(spread[0], SmallBatchRule.spread(rounds[f.ordinal()]));
+            chosen[c] = SmallBatchRule.pick(rows, rounds);
         }
         return chosen;
     }

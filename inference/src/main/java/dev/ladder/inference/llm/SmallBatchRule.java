@@ -11,7 +11,8 @@ import java.util.Arrays;
  * SmolLM2 shape at 0.6 tok/s against 3.0 with the forms off). So:
  * <ol>
  *   <li>a measurement picks, per row class, the fastest form where it beats the default rule's by {@link #MARGIN}
- *       ({@link #choose});</li>
+ *       ({@link #choose}), and keeps a blocked pick only where it holds against F.linear at its second-best round
+ *       too ({@link #pick}), so one lucky round under load does not put a form in place;</li>
  *   <li>it is stored for later loads only when it was quiet: others took at most {@link #SLACK_CORES} more than the
  *       cores this process's threads leave free ({@link #quiet}), and its repeated timings agreed within
  *       {@link #MAX_SPREAD} ({@link #storable}); otherwise it serves this load only;</li>
@@ -61,6 +62,23 @@ final class SmallBatchRule {
         Form best = rule;
         for (Form f : Form.values()) if (ms[f.ordinal()] < ms[best.ordinal()]) best = f;
         return ms[best.ordinal()] < MARGIN * ms[rule.ordinal()] ? best : rule;
+    }
+
+    /**
+     * The form a measurement picks for {@code rows} rows from each form's rounds ({@code rounds[ordinal][round]}):
+     * {@link #choose} on each form's best round, then F.linear instead of a blocked pick that {@link #loses} to
+     * F.linear's best at its own second-best round. On a quiet machine rounds agree and this is {@link #choose}; under
+     * load it takes a form that won consistently, and the forms off where none did.
+     */
+    static Form pick(long rows, double[][] rounds) {
+        double[] best = new double[rounds.length];
+        for (int f = 0; f < rounds.length; f++) best[f] = Arrays.stream(rounds[f]).min().orElseThrow();
+        Form chosen = choose(rows, best);
+        if (chosen == Form.LINEAR) return chosen;
+        double[] sorted = rounds[chosen.ordinal()].clone();
+        Arrays.sort(sorted);
+        double secondBest = sorted[Math.min(1, sorted.length - 1)];
+        return loses(secondBest, best[Form.LINEAR.ordinal()]) ? Form.LINEAR : chosen;
     }
 
     /** Whether a stored form taking {@code formMs} loses to F.linear taking {@code linearMs}: by more than the margin. */

@@ -34,6 +34,13 @@ class SmallBatchLinearTest {
         assertThat(SmallBatchRule.loses(10.0, 8.9)).isTrue();
         assertThat(SmallBatchRule.loses(10.0, 9.5)).isFalse();
         assertThat(SmallBatchRule.spread(new double[] {12.0, 10.0, 11.0})).isCloseTo(0.1, within(1e-12));
+        // rounds by ordinal: a blocked form that won one round of three but lost the others to F.linear gives way
+        assertThat(SmallBatchRule.pick(1, new double[][] {{10, 10, 10}, {5, 30, 30}, {20, 20, 20}}))
+                .isEqualTo(SmallBatchLinear.Form.LINEAR);
+        assertThat(SmallBatchRule.pick(1, new double[][] {{10, 10, 10}, {5, 6, 30}, {20, 20, 20}}))
+                .isEqualTo(SmallBatchLinear.Form.WEIGHT_BLOCKS);
+        assertThat(SmallBatchRule.pick(4, new double[][] {{10, 10, 10}, {12, 12, 12}, {9.5, 9.6, 9.7}}))
+                .isEqualTo(SmallBatchLinear.Form.ROW_BLOCKS);
     }
 
     @Test

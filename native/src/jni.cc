@@ -17,6 +17,7 @@
 namespace {
 
 const at::Tensor& tensor(jlong handle) {
+  TORCH_CHECK(handle != 0, "a required tensor is missing (null handle)");
   return *reinterpret_cast<const at::Tensor*>(handle);
 }
 

@@ -1,5 +1,6 @@
 package dev.ladder.inference.llm;
 
+import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
@@ -48,7 +49,7 @@ public final class Int8Profile {
     /** Times the layer projections of {@code config} in int8; {@code f32} is the same run's float32 profile. */
     public static Result run(ModelConfig config, int threads, List<Integer> rowCounts, int repeats, LinearProfile.Result f32) {
         Engine torch = TorchRuntime.engine();
-        boolean nat = NativeOps.int8(ai.djl.Device.cpu(), DataType.FLOAT32);
+        boolean nat = NativeOps.int8(Device.cpu(), DataType.FLOAT32);
         int before = JniUtils.getNumThreads();
         JniUtils.setNumThreads(threads);
         List<Timing> timings = new ArrayList<>();

@@ -1,9 +1,11 @@
 package dev.ladder.inference.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import ai.djl.Device;
+import ai.djl.engine.EngineException;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -13,6 +15,7 @@ import dev.ladder.inference.nativeext.NativeExtension;
 import dev.ladder.inference.nativeext.NativeOps;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,7 +82,7 @@ class NativeLinearParityTest {
     }
 
     /** Runs {@code check} with each CPU kernel variant this CPU has (portable, AVX2, AVX-512), then the best again. */
-    static void forEachKernel(java.util.function.Consumer<String> check) {
+    static void forEachKernel(Consumer<String> check) {
         List<String> kernels = NativeOps.cpuKernels();
         try {
             for (String k : kernels) {
@@ -121,6 +124,20 @@ class NativeLinearParityTest {
             int rows = NativeOps.maxRows() + 1;
             NDArray x = m.create(uniform(rnd, rows * in, -1, 1), new Shape(rows, in));
             assertThat(nat.apply(x, null).toFloatArray()).containsExactly(nat.javaPath(x).toFloatArray());
+        }
+    }
+
+    @Test
+    void aShapeTheKernelsCannotTakeIsAJavaExceptionNotACrash() {
+        try (NDManager m = manager.newSubManager()) {
+            NDArray q = m.zeros(new Shape(4, 8), DataType.INT8);
+            NDArray scale = m.ones(new Shape(4));
+            assertThatThrownBy(() -> NativeOps.int8Linear(m.ones(new Shape(2, 9)), q, scale, null))
+                    .isInstanceOf(EngineException.class).hasMessageContaining("x's last dimension is 9, the weight's input dimension is 8");
+            assertThatThrownBy(() -> NativeOps.int8Linear(m.ones(new Shape(2, 8)), q, m.ones(new Shape(3)), null))
+                    .hasMessageContaining("scale must have shape [4]");
+            assertThatThrownBy(() -> NativeOps.int8Linear(m.ones(new Shape(2, 8)), q.toType(DataType.FLOAT32, false), scale, null))
+                    .hasMessageContaining("q must be a 2-D int8 tensor");
         }
     }
 

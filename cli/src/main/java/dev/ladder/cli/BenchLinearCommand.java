@@ -1,5 +1,6 @@
 package dev.ladder.cli;
 
+import dev.ladder.inference.llm.Int8Profile;
 import dev.ladder.inference.llm.LinearProfile;
 import dev.ladder.inference.llm.MachineLoad;
 import dev.ladder.inference.model.DType;
@@ -45,6 +46,10 @@ final class BenchLinearCommand implements Callable<Integer> {
     Integer threads;
     @Option(names = "--repeats", defaultValue = "3", paramLabel = "N", description = "Timed passes per cell; the best counts (default ${DEFAULT-VALUE}).")
     int repeats;
+    @Option(names = "--int8", description = "Also time the layer projections as int8 weights (dtype int8): the Java path "
+            + "(the matrix widened to float32, then one matmul) and the native extension's product (scripts/build-native), "
+            + "and put one decode step of each beside float32's.")
+    boolean int8;
 
     @Override
     public Integer call() {
@@ -65,9 +70,12 @@ final class BenchLinearCommand implements Callable<Integer> {
             }
             name = dir.getFileName().toString();
         }
+        String loadBefore = Int8Profile.loadAverage();
         LinearProfile.Result r = LinearProfile.run(config, t, rows, repeats);
+        Int8Profile.Result q = int8 ? Int8Profile.run(config, t, rows, repeats, r) : null;
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "%s, float32 on the CPU, %d threads; ms per call (weight GB/s), best of %d%n", name, t, repeats);
+        out.printf(Locale.ROOT, "load average (1, 5, 15 min): %s at the start%n", loadBefore);
         TextTable table = new TextTable(List.of("projection", "shape", "MB", "per step", "rows", "F.linear",
                 "weight blocks", "row blocks", "engine", "spread", "others", "calibration"));
         for (int i = 2; i < 8; i++) table.alignRight(i);
@@ -103,6 +111,8 @@ final class BenchLinearCommand implements Callable<Integer> {
                     f1(e.getKey() / (engine / 1e3)), String.format(Locale.ROOT, "%.2fx", ms.get("F.linear") / engine)));
         }
         step.print(out);
+        if (q != null) printInt8(out, r, q);
+        out.printf(Locale.ROOT, "load average (1, 5, 15 min): %s at the end%n", Int8Profile.loadAverage());
         out.flush();
         return 0;
     }
@@ -112,7 +122,45 @@ final class BenchLinearCommand implements Callable<Integer> {
         return load.known() ? String.format(Locale.ROOT, "%.2f of %d", load.othersCores(), load.cores()) : "unknown";
     }
 
+    /** The int8 projections per path, then one decode step of float32 and of each int8 path side by side. */
+    private void printInt8(PrintWriter out, LinearProfile.Result r, Int8Profile.Result q) {
+        out.printf(Locale.ROOT, "%nint8 weights, one float32 scale per row; ms per call (weight GB/s at 1 byte per weight)%n");
+        out.printf(Locale.ROOT, "native extension: %s%n", q.nativeLine());
+        TextTable table = new TextTable(List.of("projection", "shape", "MB", "rows", "int8 Java path", "int8 native"));
+        for (int i = 2; i < 6; i++) table.alignRight(i);
+        for (Int8Profile.Timing t : q.timings()) {
+            LinearProfile.Projection p = t.projection();
+            table.add(List.of(p.name(), p.out() + " x " + p.in(), String.format(Locale.ROOT, "%.1f", t.bytes() / 1e6),
+                    Integer.toString(t.rows()), msGb(t.javaMillis(), t.bytes()), msGb(t.nativeMillis(), t.bytes())));
+        }
+        table.print(out);
+        out.printf(Locale.ROOT, "%none decode step: float32 (%.0f MB) against int8 (%.0f MB: layers in int8, the LM head in "
+                + "float32); tok/s = rows x steps/s%n", r.stepBytes() / 1e6, q.stepBytes() / 1e6);
+        TextTable step = new TextTable(List.of("rows", "f32 ms", "int8 Java ms", "int8 native ms", "f32 tok/s",
+                "int8 Java tok/s", "int8 native tok/s", "native / f32", "native / Java"));
+        for (int i = 0; i < 9; i++) step.alignRight(i);
+        for (Map.Entry<Integer, Map<String, Double>> e : q.stepMillis().entrySet()) {
+            int n = e.getKey();
+            double f = r.stepMillis().get(n).get("engine");
+            double java = e.getValue().get("java");
+            double nat = e.getValue().get("native");
+            step.add(List.of(Integer.toString(n), f1(f), f1(java), f1(nat), f1(n / (f / 1e3)), f1(n / (java / 1e3)),
+                    f1(n / (nat / 1e3)), ratio(f / nat), ratio(java / nat)));
+        }
+        step.print(out);
+        out.println("bytes per weight: float32 4; int8 1 (+ 4 per row); the Java path also writes and reads a float32 copy "
+                + "of each matrix per call, 9 bytes moved per weight");
+    }
+
+    private static String msGb(double ms, long bytes) {
+        return Double.isNaN(ms) ? "-" : String.format(Locale.ROOT, "%.2f (%.1f)", ms, bytes / (ms / 1e3) / 1e9);
+    }
+
+    private static String ratio(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2fx", v);
+    }
+
     private static String f1(double v) {
-        return String.format(Locale.ROOT, "%.1f", v);
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
     }
 }

@@ -26,6 +26,22 @@ class BenchLinearTest {
     }
 
     @Test
+    void int8PutsBothPathsBesideFloat32WithTheMachinesLoad() {
+        LadderCliTest.Run r = LadderCliTest.run("bench", "linear", "--shape", "tiny", "--rows", "1,4", "--repeats", "1",
+                "--threads", "1", "--int8");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^load average \\(1, 5, 15 min\\): \\S+ \\S+ \\S+ at the start$")
+                .contains("int8 weights, one float32 scale per row")
+                .containsPattern("(?m)^native extension: (loaded|not built|not loaded|off)")
+                .containsPattern("(?m)^gate/up +344 x 64 .* 4 ")
+                .containsPattern("(?m)^lm head +512 x 64 ")   // the float32 table only: an int8 model keeps it float
+                .contains("one decode step: float32")
+                .containsPattern("(?m)^ +1 +[0-9.]+ +[0-9.]+ ")
+                .containsPattern("(?m)at the end$");
+        assertThat(r.out().lines().filter(l -> l.startsWith("lm head")).count()).isEqualTo(2);
+    }
+
+    @Test
     void userErrorsAreOneLine() {
         LadderCliTest.Run none = LadderCliTest.run("bench", "linear");
         assertThat(none.code()).isEqualTo(2);

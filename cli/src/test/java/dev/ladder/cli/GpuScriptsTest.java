@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The user errors of scripts/build-bridge and scripts/gpu-check: one line each, exit status 2, nothing built. Their
+ * The user errors of scripts/build-bridge, scripts/build-native and scripts/gpu-check: one line each, exit status 2,
+ * nothing built. Their
  * real work (a bridge built and loaded, the bundle and its run half) is rehearsed in CI (.ci/run), where Debian's
  * libtorch is installed; docs/gpu.md has what they measured on a GPU.
  */
@@ -61,6 +62,34 @@ class GpuScriptsTest {
         Files.writeString(torch.resolve("version.py"), "__version__ = '2.11.0'\ncuda = None\n");
         oneLine(run("build-bridge", "--torch", torch.toString(), "--cuda", "on"), "--cuda on, but torch 2.11.0 in");
         assertThat(tmp.resolve("torch").resolve(".ladder-bridge")).doesNotExist();
+    }
+
+    @Test
+    void buildNativeRefusesWhatItCannotBuildFrom() throws Exception {
+        oneLine(run("build-native", "--frobnicate"), "build-native: unknown option '--frobnicate'");
+        oneLine(run("build-native", "--cuda", "maybe"), "--cuda must be auto, on or off, got 'maybe'");
+        for (String[] flag : new String[][] {{"--torch", "a folder"}, {"--libtorch", "a folder"},
+            {"--python", "an interpreter"}, {"--out", "a folder"}, {"--jobs", "a number"}, {"--cuda", "auto, on or off"}}) {
+            oneLine(run("build-native", flag[0]), "build-native: " + flag[0] + " needs " + flag[1] + " (see --help)");
+        }
+        oneLine(run("build-native", "--out", "--cuda", "off"), "build-native: --out needs a folder (see --help)");
+        oneLine(run("build-native", "--jobs", "0"), "--jobs must be a whole number in 1..1024, got '0'");
+        oneLine(run("build-native", "--python", tmp.resolve("no-python").toString()), "no-python not found");
+        Path torch = Files.createDirectories(tmp.resolve("torch"));
+        oneLine(run("build-native", "--libtorch", tmp.resolve("missing").toString()), "no such folder");
+        oneLine(run("build-native", "--torch", torch.toString()), "neither version.py (a pip torch) nor build-version");
+        Files.writeString(torch.resolve("version.py"), "__version__ = '1.12.1'\ncuda = None\n");
+        Files.createDirectories(torch.resolve("lib"));
+        oneLine(run("build-native", "--torch", torch.toString()), "lib/libtorch.so is missing");
+        Files.writeString(torch.resolve("lib/libtorch.so"), "");
+        oneLine(run("build-native", "--torch", torch.toString()), "include/ATen is missing: this torch has no C++ headers");
+        Files.createDirectories(torch.resolve("include/ATen"));
+        oneLine(run("build-native", "--torch", torch.toString()), "torch 1.12.1 is too old: the extension needs 1.13 or later");
+        Files.writeString(torch.resolve("version.py"), "__version__ = '2.11.0'\ncuda = None\n");
+        oneLine(run("build-native", "--torch", torch.toString(), "--cuda", "on"), "--cuda on, but torch 2.11.0 in");
+        Result help = run("build-native", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("scripts/build-native [--torch DIR]").doesNotContain("set -euo");
     }
 
     @Test

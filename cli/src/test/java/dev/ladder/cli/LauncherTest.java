@@ -121,6 +121,18 @@ class LauncherTest {
     }
 
     @Test
+    void aNativeBuildInItsDefaultFolderIsNamedUnlessTheEnvironmentNamesOne() throws Exception {
+        assertThat(launch(Map.of()).args()).noneMatch(a -> a.startsWith("-Dladder.native.dir="));
+        Files.createDirectories(root.resolve("native/build"));
+        Files.writeString(root.resolve("native/build/native.properties"), "torch_version=1.13.0a0\n");
+        Launch built = launch(Map.of("LADDER_JAVA_OPTS", "-Dladder.native=off"));
+        List<String> a = built.args();
+        assertThat(a).contains("-Dladder.native.dir=" + root + "/native/build");
+        assertThat(a.indexOf("-Dladder.native=off")).isGreaterThan(a.indexOf("-Dladder.native.dir=" + root + "/native/build"));
+        assertThat(launch(Map.of("LADDER_NATIVE_DIR", "/elsewhere")).args()).noneMatch(x -> x.startsWith("-Dladder.native.dir="));
+    }
+
+    @Test
     void anUnknownModeIsOneLineAndExitTwo() throws Exception {
         Launch l = launch(Map.of("LADDER_TORCH", "cuda"));
         assertThat(l.code()).isEqualTo(2);

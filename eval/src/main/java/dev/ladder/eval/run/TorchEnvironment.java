@@ -2,6 +2,7 @@ package dev.ladder.eval.run;
 
 import dev.ladder.inference.device.MemorySize;
 import dev.ladder.inference.device.TorchRuntime;
+import dev.ladder.inference.nativeext.NativeExtension;
 import dev.ladder.common.StorePaths;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +12,9 @@ import java.util.Map;
  * a run's environment.json records: {@code torch.mode} and {@code torch.mode.chosen_by}, {@code pytorch.version},
  * {@code pytorch.flavor} and {@code pytorch.path} (as loaded, not as configured), {@code pytorch.cuda} (libtorch built
  * with CUDA), {@code cuda.runtime}, {@code gpu.count}, per GPU {@code gpu.N.capability},
- * {@code gpu.N.memory_total_bytes}, {@code device.default}, {@code host.memory_total_bytes}, and the cache folders.
+ * {@code gpu.N.memory_total_bytes}, {@code device.default}, {@code host.memory_total_bytes}, the cache folders, and
+ * {@code native.extension}: whether Ladder's native extension is loaded (its int8 kernels then run int8 models), or
+ * why not.
  * Starts the engine (about a second) if nothing did yet.
  */
 public final class TorchEnvironment {
@@ -43,6 +46,7 @@ public final class TorchEnvironment {
         env.put("cache.ladder", StorePaths.cacheDir().toString());
         env.put("cache.models", StorePaths.modelsDir().toString());
         env.put("cache.djl", TorchRuntime.engineCacheDir().toString());
+        env.put("native.extension", NativeExtension.status().line());
         return env;
     }
 }

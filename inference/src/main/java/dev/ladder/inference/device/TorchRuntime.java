@@ -296,7 +296,7 @@ public final class TorchRuntime {
      * The flavor of the loaded libtorch: a pip torch's own; for DJL's cache folders ({@code 2.7.1-20250812-cpu-linux-x86_64})
      * the part after the version; else {@code PYTORCH_FLAVOR}, else "unknown".
      */
-    static String flavorOf(String libtorchPath) {
+    public static String flavorOf(String libtorchPath) {
         Selection s = selection();
         if (s.bridge() != null) return s.bridge().flavor();
         if (s.pip() != null) return s.pip().flavor();

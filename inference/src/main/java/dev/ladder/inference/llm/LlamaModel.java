@@ -17,6 +17,7 @@ import dev.ladder.inference.device.TorchRuntime;
 import dev.ladder.inference.model.F16Clamp;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.nativeext.NativeOps;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,22 +67,29 @@ public final class LlamaModel implements AutoCloseable {
      * @param smallBatchForms float32 projections on a CPU with at most {@link SmallBatchLinear#MAX_ROWS} rows run in
      *                        the blocked forms of {@link SmallBatchLinear} (false: always one
      *                        {@code torch.nn.functional.linear}, to measure what the forms add)
+     * @param nativeKernels   int8 projections run the native extension's product where it is loaded and runs the
+     *                        device and type ({@link NativeOps}; false: always the Java path, the reference)
      */
-    public record Options(Precision precision, boolean int8, int maxContext, boolean smallBatchForms) {
-        public static final Options DEFAULT = new Options(Precision.AUTO, false, 0, true);
+    public record Options(Precision precision, boolean int8, int maxContext, boolean smallBatchForms,
+                          boolean nativeKernels) {
+        public static final Options DEFAULT = new Options(Precision.AUTO, false, 0, true, true);
 
         public Options {
             Objects.requireNonNull(precision, "precision");
             if (maxContext < 0) throw new IllegalArgumentException("maxContext must be >= 0");
         }
 
-        /** With the small-batch forms on. */
+        /** With the small-batch forms and native kernels on. */
         public Options(Precision precision, boolean int8, int maxContext) {
-            this(precision, int8, maxContext, true);
+            this(precision, int8, maxContext, true, true);
         }
 
         public Options withSmallBatchForms(boolean on) {
-            return new Options(precision, int8, maxContext, on);
+            return new Options(precision, int8, maxContext, on, nativeKernels);
+        }
+
+        public Options withNativeKernels(boolean on) {
+            return new Options(precision, int8, maxContext, smallBatchForms, on);
         }
     }
 
@@ -110,6 +118,8 @@ public final class LlamaModel implements AutoCloseable {
     private final LoadReport loadReport;
     /** The small-batch forms measured at load (null where there are none: a GPU, float16, int8, or switched off). */
     private SmallBatchLinear.Plan calibratedPlan;
+    /** Whether the int8 projections run the native extension's product. */
+    private boolean nativeKernels;
     /** The plan the next forward passes use: the calibrated one, or null (the benchmark switches it off and on). */
     private volatile SmallBatchLinear.Plan plan;
 
@@ -182,7 +192,7 @@ public final class LlamaModel implements AutoCloseable {
         NDManager manager = engine.newBaseManager(device);
         try (HostMemory.PeakSampler memory = HostMemory.sampler(Duration.ofMillis(5));
              WeightLoader ld = new WeightLoader(config, weights, manager, dtypeFor(options.precision(), device), options.int8(),
-                     !device.isGpu())) {
+                     !device.isGpu(), options.nativeKernels())) {
             DataType dtype = ld.dtype;
             int ctx = options.maxContext() > 0 ? Math.min(options.maxContext(), config.maxPositions())
                     : EngineLimits.defaultContext(config);
@@ -228,6 +238,7 @@ public final class LlamaModel implements AutoCloseable {
             LlamaModel model = new LlamaModel(config, manager, dtype, ctx, embed, lmHead, head, finalNorm, cos, sin,
                     layers, report);
             model.calibratedPlan = plan;
+            model.nativeKernels = ld.nativeInt8;
             model.plan = plan;
             return model;
         } catch (RuntimeException e) {
@@ -282,6 +293,11 @@ public final class LlamaModel implements AutoCloseable {
     /** Whether some projection runs in a small-batch form now (float32 weights on a CPU, and the forms on). */
     public boolean smallBatchFormsActive() {
         return plan != null;
+    }
+
+    /** Whether the int8 projections run the native extension's product ({@link Options#nativeKernels()}). */
+    public boolean nativeKernelsActive() {
+        return nativeKernels;
     }
 
     /** Time, host memory and warnings of the load that made this model. */

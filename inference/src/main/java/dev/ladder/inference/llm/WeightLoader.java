@@ -14,6 +14,7 @@ import dev.ladder.inference.llm.Linear.Int8;
 import dev.ladder.inference.model.DirectBuffers;
 import dev.ladder.inference.model.ModelConfig;
 import dev.ladder.inference.model.ModelException;
+import dev.ladder.inference.nativeext.NativeOps;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.function.Supplier;
@@ -41,14 +42,17 @@ final class WeightLoader implements AutoCloseable {
     final DataType dtype;
     private final boolean int8;
     final boolean smallBatchForms;
+    /** int8 projections run the native extension's product (asked for, and it runs this device and type). */
+    final boolean nativeInt8;
 
     WeightLoader(ModelConfig config, WeightSource weights, NDManager target, DataType dtype, boolean int8,
-                 boolean smallBatchForms) {
+                 boolean smallBatchForms, boolean nativeKernels) {
         this.config = config;
         this.weights = weights;
         this.target = target;
         this.dtype = dtype;
         this.int8 = int8;
+        this.nativeInt8 = int8 && nativeKernels && NativeOps.int8(target.getDevice(), dtype);
         // measured for float32 weights on a CPU only (SmallBatchLinear)
         this.smallBatchForms = smallBatchForms && dtype == DataType.FLOAT32;
         this.cpu = NDManager.newBaseManager(Device.cpu(), "PyTorch");
@@ -211,7 +215,7 @@ final class WeightLoader implements AutoCloseable {
         NDArray q = convert(clipped, DataType.INT8);
         NDArray typedScale = convert(scale.reshape(-1), dtype);
         scale.close();   // a view of it may live on in typedScale: PyTorch's storage, reference-counted
-        return new Int8(q, typedScale, b, dtype);
+        return new Int8(q, typedScale, b, dtype, nativeInt8);
     }
 
     @Override

@@ -31,9 +31,10 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * The cell loop: answers a cell's items with its strategy (one at a time, or in parallel for a served model), scores
- * each answer into its row and stores it; or copies the rows of the same rung's first-seed cell when its answers do
- * not depend on the seed. Which items, models and cells: the runner's ({@link ExperimentRunner}).
+ * The cell loop: answers a cell's items with its strategy (one at a time; several together in rounds, their calls
+ * merged, for a model with a batch width above 1; or in parallel for a served model), scores each answer into its row
+ * and stores it; or copies the rows of the same rung's first-seed cell when its answers do not depend on the seed.
+ * Which items, models and cells: the runner's ({@link ExperimentRunner}).
  */
 final class CellRunner {
 
@@ -47,12 +48,20 @@ final class CellRunner {
     }
 
     /**
-     * Answers, scores and stores the items of {@code todo} (indexes into {@code items}), {@code parallel} at a time,
+     * How a cell's items share the model: {@code served} requests in flight at once (a served model's
+     * {@code max_concurrent}; 1 otherwise), or {@code width} items together in {@code rounds} (1: one at a time).
+     */
+    record Together(int served, int width, ItemRounds rounds) {
+        static final Together ONE_AT_A_TIME = new Together(1, 1, null);
+    }
+
+    /**
+     * Answers, scores and stores the items of {@code todo} (indexes into {@code items}), as {@code together} says,
      * with a progress bar or one log line under {@code label} (the cell, and its database in a run of several);
      * returns how many were answered.
      */
     int run(Cell cell, String label, Strategy strategy, StrategyContext context, List<BenchmarkItem> items, int total,
-            List<Integer> todo, int parallel, RowScorer scoring, ResultsStore store, CallCounter calls) {
+            List<Integer> todo, Together together, RowScorer scoring, ResultsStore store, CallCounter calls) {
         int done = total - todo.size();
         ProgressBar bar = progress == null ? null : new ProgressBarBuilder()
                 .setTaskName(label)
@@ -66,12 +75,16 @@ final class CellRunner {
                 .build();
         long t0 = System.nanoTime();
         try {
-            if (parallel <= 1) {
+            if (together.served() > 1) {
+                answerInParallel(together.served(), cell, items, todo, strategy, context, scoring, store, calls, bar);
+            } else if (together.width() > 1) {
+                // rows are keyed by item and read back in item order: the order items finish in changes no output
+                together.rounds().run(together.width(), todo, cell.name(),
+                        index -> answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar));
+            } else {
                 for (int index : todo) {
                     answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
                 }
-            } else {
-                answerInParallel(parallel, cell, items, todo, strategy, context, scoring, store, calls, bar);
             }
         } finally {
             if (bar != null) bar.close();
@@ -85,7 +98,7 @@ final class CellRunner {
 
     /**
      * Answers one item, scores it and stores its row (with the engine's events, if any, in its trace). Scoring and
-     * storing hold the store's lock: items answered in parallel reach the results store one at a time.
+     * storing hold the store's lock: items answered in parallel or together reach the results store one at a time.
      */
     private static void answerAndStore(Cell cell, BenchmarkItem item, int index, Strategy strategy, StrategyContext context,
                                        RowScorer scoring, ResultsStore store, CallCounter calls, ProgressBar bar) {

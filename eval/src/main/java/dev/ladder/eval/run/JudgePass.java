@@ -9,6 +9,9 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 
 /** The LLM judge's pass over a run's stored answers ({@code scorers.judge}). */
 final class JudgePass {
@@ -38,33 +41,43 @@ final class JudgePass {
             return;
         }
         long t0 = System.nanoTime();
-        int calls = 0;
+        AtomicInteger calls = new AtomicInteger();
         Map<String, DatabaseScopes.Scope> scopeOf = scopes.byItemId();
         for (DatabaseScopes.Scope scope : scopes.all()) {
             List<ItemResult> here = todo.stream().filter(r -> scopeOf.get(r.itemId()) == scope).toList();
             if (here.isEmpty()) continue;
-            Database db = scope.db();
             // the judge sees the item's own database, and an oracle judge its golds (EX needs no suite)
             try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, false)) {
                 LanguageModel judge = model.in(scoring);
-                for (ItemResult r : here) {
-                    if (r.predicted().isBlank()) {
-                        store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
-                        continue;
-                    }
-                    Execution e = db.execute(r.predicted(), limits);
-                    if (e instanceof Execution.Failure) {
-                        store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
-                        continue;
-                    }
-                    SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
-                    calls++;
-                    store.putJudge(r.cell(), r.itemId(), v.correct(), v.reasoning());
+                IntConsumer one = i -> {
+                    if (judgeOne(store, scope.db(), judge, here.get(i))) calls.incrementAndGet();
+                };
+                // the judge's width as the rungs': predictions judged together, their calls merged round by round
+                if (model.batchWidth() > 1) {
+                    model.rounds().run(model.batchWidth(), IntStream.range(0, here.size()).boxed().toList(), "judge", one);
+                } else {
+                    for (int i = 0; i < here.size(); i++) one.accept(i);
                 }
             }
         }
         log.printf(Locale.ROOT, "judge %s: %d predictions judged (%d model calls) in %.1f s%n", id, todo.size(),
-                calls, (System.nanoTime() - t0) / 1e9);
+                calls.get(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Judges one stored prediction into its row; whether the judge was asked (an empty or failing one is NO without). */
+    private boolean judgeOne(ResultsStore store, Database db, LanguageModel judge, ItemResult r) {
+        if (r.predicted().isBlank()) {
+            store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
+            return false;
+        }
+        Execution e = db.execute(r.predicted(), limits);
+        if (e instanceof Execution.Failure) {
+            store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
+            return false;
+        }
+        SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
+        store.putJudge(r.cell(), r.itemId(), v.correct(), v.reasoning());
+        return true;
     }
 
 }

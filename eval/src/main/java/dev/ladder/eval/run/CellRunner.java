@@ -17,9 +17,11 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -51,17 +53,17 @@ final class CellRunner {
      * How a cell's items share the model: {@code served} requests in flight at once (a served model's
      * {@code max_concurrent}; 1 otherwise), or {@code width} items together in {@code rounds} (1: one at a time).
      */
-    record Together(int served, int width, ItemRounds rounds) {
-        static final Together ONE_AT_A_TIME = new Together(1, 1, null);
-    }
+    record Together(int served, int width, ItemRounds rounds) {}
 
     /**
-     * Answers, scores and stores the items of {@code todo} (indexes into {@code items}), as {@code together} says,
-     * with a progress bar or one log line under {@code label} (the cell, and its database in a run of several);
-     * returns how many were answered.
+     * Answers, scores and stores the items of {@code todo} (indexes into {@code items}; the cell's positions without
+     * a row, of {@code all} its positions here), as {@code together} says, with a progress bar or one log line under
+     * {@code label} (the cell, and its database in a run of several); returns how many were answered.
      */
-    int run(Cell cell, String label, Strategy strategy, StrategyContext context, List<BenchmarkItem> items, int total,
-            List<Integer> todo, Together together, RowScorer scoring, ResultsStore store, CallCounter calls) {
+    int run(Cell cell, String label, Strategy strategy, StrategyContext context, List<BenchmarkItem> items,
+            List<Integer> all, List<Integer> todo, Together together, RowScorer scoring, ResultsStore store,
+            CallCounter calls) {
+        int total = all.size();
         int done = total - todo.size();
         ProgressBar bar = progress == null ? null : new ProgressBarBuilder()
                 .setTaskName(label)
@@ -78,9 +80,7 @@ final class CellRunner {
             if (together.served() > 1) {
                 answerInParallel(together.served(), cell, items, todo, strategy, context, scoring, store, calls, bar);
             } else if (together.width() > 1) {
-                // rows are keyed by item and read back in item order: the order items finish in changes no output
-                together.rounds().run(together.width(), todo, cell.name(),
-                        index -> answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar));
+                answerInRounds(together, cell, items, all, todo, strategy, context, scoring, store, calls, bar);
             } else {
                 for (int index : todo) {
                     answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
@@ -115,6 +115,27 @@ final class CellRunner {
             store.put(scoring.row(cell, item, recorded, spent), index, trace.toJson());
             if (bar != null) bar.step();
         }
+    }
+
+    /**
+     * Answers items {@code width} at a time in rounds ({@link ItemRounds}). Rows are keyed by item and read back in
+     * item order, so the order items finish in changes no output. A resumed cell whose model has a generation cache
+     * replays its stored items too, in their places, without storing them again: their calls all come from the cache,
+     * so every round holds the same requests as in a run never stopped, and the items left are decoded beside the same
+     * neighbours (an engine whose numbers depend on a batch's other rows then gives them the same answers).
+     */
+    private static void answerInRounds(Together together, Cell cell, List<BenchmarkItem> items, List<Integer> all,
+                                       List<Integer> todo, Strategy strategy, StrategyContext context,
+                                       RowScorer scoring, ResultsStore store, CallCounter calls, ProgressBar bar) {
+        Set<Integer> left = new HashSet<>(todo);
+        boolean replay = together.rounds().cache() != null && todo.size() < all.size();
+        together.rounds().run(together.width(), replay ? all : todo, cell.name(), index -> {
+            if (left.contains(index)) {
+                answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
+            } else {
+                answer(cell, items.get(index), strategy, context);
+            }
+        });
     }
 
     /**

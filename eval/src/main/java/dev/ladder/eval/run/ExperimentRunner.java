@@ -331,7 +331,7 @@ public final class ExperimentRunner {
         });
         if (here.isEmpty()) return;
         // a cell's progress counts this database's items of the run's positions (one database: all of them)
-        int total = scopes.several() ? DatabaseScopes.of(scope, in.mine()).size() : in.mine().size();
+        List<Integer> all = scopes.several() ? DatabaseScopes.of(scope, in.mine()) : in.mine();
         try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, suites.withSuite())) {
             CallCounter calls = model.in(scoring);
             for (Map.Entry<Cell, List<Integer>> e : here.entrySet()) {
@@ -343,7 +343,7 @@ public final class ExperimentRunner {
                 CellRunner.Together together = new CellRunner.Together(plan.parallelItems(cell), model.batchWidth(),
                         model.rounds());
                 long t0 = System.nanoTime();
-                counts.answered += cells.run(cell, label, strategy, context, in.items(), total, e.getValue(),
+                counts.answered += cells.run(cell, label, strategy, context, in.items(), all, e.getValue(),
                         together, scoring.rows(), store, calls);
                 counts.cellMillis.merge(cell.name(), (System.nanoTime() - t0) / 1_000_000, Long::sum);
                 options.log().flush();

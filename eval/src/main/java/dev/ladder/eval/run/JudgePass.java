@@ -6,9 +6,11 @@ import dev.ladder.sql.db.Database;
 import dev.ladder.sql.db.Execution;
 import dev.ladder.sql.db.ExecutionLimits;
 import java.io.PrintWriter;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
@@ -33,7 +35,8 @@ final class JudgePass {
      * restarted run judges only the rows the pass has not reached; the generation cache answers prompts judged before.
      */
     void judge(ResultsStore store, DatabaseScopes scopes, String id, ScopedModel model) {
-        List<ItemResult> todo = store.results().stream().filter(r -> !r.judged()).toList();
+        List<ItemResult> rows = store.results();
+        List<ItemResult> todo = rows.stream().filter(r -> !r.judged()).toList();
         if (todo.isEmpty()) return;
         if (model == null) {
             log.println("warning: the judge model " + id + " is not available (its adapter is missing); "
@@ -44,19 +47,28 @@ final class JudgePass {
         AtomicInteger calls = new AtomicInteger();
         Map<String, DatabaseScopes.Scope> scopeOf = scopes.byItemId();
         for (DatabaseScopes.Scope scope : scopes.all()) {
-            List<ItemResult> here = todo.stream().filter(r -> scopeOf.get(r.itemId()) == scope).toList();
-            if (here.isEmpty()) continue;
+            List<ItemResult> here = rows.stream().filter(r -> scopeOf.get(r.itemId()) == scope).toList();
+            if (here.stream().allMatch(ItemResult::judged)) continue;
             // the judge sees the item's own database, and an oracle judge its golds (EX needs no suite)
             try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, false)) {
                 LanguageModel judge = model.in(scoring);
                 IntConsumer one = i -> {
                     if (judgeOne(store, scope.db(), judge, here.get(i))) calls.incrementAndGet();
                 };
-                // the judge's width as the rungs': predictions judged together, their calls merged round by round
+                List<Integer> left = IntStream.range(0, here.size()).filter(i -> !here.get(i).judged()).boxed().toList();
                 if (model.batchWidth() > 1) {
-                    model.rounds().run(model.batchWidth(), IntStream.range(0, here.size()).boxed().toList(), "judge", one);
+                    // predictions judged together, their calls merged round by round; as a resumed cell does, a resumed
+                    // pass with a generation cache replays the verdicts it has (from the cache, not stored again), so
+                    // every round holds what it held in a pass never stopped
+                    boolean replay = model.rounds().cache() != null && left.size() < here.size();
+                    List<Integer> order = replay ? IntStream.range(0, here.size()).boxed().toList() : left;
+                    Set<Integer> todoHere = new HashSet<>(left);
+                    model.rounds().run(model.batchWidth(), order, "judge", i -> {
+                        if (todoHere.contains(i)) one.accept(i);
+                        else judgeOne(null, scope.db(), judge, here.get(i));
+                    });
                 } else {
-                    for (int i = 0; i < here.size(); i++) one.accept(i);
+                    left.forEach(one::accept);
                 }
             }
         }
@@ -64,19 +76,22 @@ final class JudgePass {
                 calls.get(), (System.nanoTime() - t0) / 1e9);
     }
 
-    /** Judges one stored prediction into its row; whether the judge was asked (an empty or failing one is NO without). */
+    /**
+     * Judges one stored prediction into its row (none for a replay: {@code store} null); whether the judge was asked
+     * (an empty or failing prediction is NO without a call).
+     */
     private boolean judgeOne(ResultsStore store, Database db, LanguageModel judge, ItemResult r) {
         if (r.predicted().isBlank()) {
-            store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
+            if (store != null) store.putJudge(r.cell(), r.itemId(), false, "no SQL to judge");
             return false;
         }
         Execution e = db.execute(r.predicted(), limits);
         if (e instanceof Execution.Failure) {
-            store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
+            if (store != null) store.putJudge(r.cell(), r.itemId(), false, "it does not execute");
             return false;
         }
         SqlJudge.Verdict v = SqlJudge.judge(judge, db.dialect(), db.schema(), r.itemId(), r.question(), r.predicted(), e);
-        store.putJudge(r.cell(), r.itemId(), v.correct(), v.reasoning());
+        if (store != null) store.putJudge(r.cell(), r.itemId(), v.correct(), v.reasoning());
         return true;
     }
 

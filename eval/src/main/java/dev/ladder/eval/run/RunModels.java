@@ -178,7 +178,16 @@ final class RunModels {
         Map<String, String> env = new TreeMap<>();
         loaded.environment().forEach((k, v) -> env.put("models." + id + "." + k, v));
         // what auto resolved to on this machine (the file's value, if any, is in config.yaml)
-        if (!m.spec().served()) env.put("models." + id + "." + BatchWidth.FIELD, Integer.toString(m.batchWidth()));
+        if (!m.spec().served()) {
+            String key = "models." + id + "." + BatchWidth.FIELD;
+            String first = RunEnvironment.read(dir).get(key);
+            if (first != null && !first.equals(Integer.toString(m.batchWidth()))) {
+                log.println("warning: model " + id + " answers " + m.batchWidth() + " items together here, " + first
+                        + " at the run's first start: items resumed now meet other neighbours in the engine's batches"
+                        + " (set models." + id + "." + BatchWidth.FIELD + " or --batch-width to keep one width)");
+            }
+            env.put(key, Integer.toString(m.batchWidth()));
+        }
         RunEnvironment.addAbsent(dir, env);
         if (m.dir() != null && TinyModels.randomWeights(m.dir())) {
             log.println("model " + id + ": RANDOM WEIGHTS (made by 'ladder model make-tiny'): its numbers test the "

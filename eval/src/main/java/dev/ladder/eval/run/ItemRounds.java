@@ -2,9 +2,12 @@ package dev.ladder.eval.run;
 
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.EngineEvents;
+import dev.ladder.inference.EngineFailureException;
+import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
 import dev.ladder.inference.PromptFormat;
+import dev.ladder.sql.db.InfrastructureError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -31,8 +34,9 @@ import java.util.function.IntConsumer;
  * <p>The generation cache answers inside the round: its lookups, the engine call for its misses and its stores happen
  * while every item waits, so whether a request is a hit depends on the rounds before it, not on which thread got there
  * first; each item's thread is credited with its own hits. When a merged call throws, each item's requests run again
- * alone (in item order), so only the item the engine refuses gets the failure. The engine's events of a call (retries
- * and the like) go into the traces of the items in it.
+ * alone (in item order), so only the item the engine refuses gets the failure; a failure of the engine itself (or of
+ * what else the run stands on) goes to every item of the round. The engine's events of a call (retries and the like)
+ * go into the traces of the items in it.
  */
 final class ItemRounds implements LanguageModel {
 
@@ -237,7 +241,7 @@ final class ItemRounds implements LanguageModel {
                 }
             } catch (RuntimeException e) {
                 EngineEvents.drain();
-                if (round.size() == 1) round.get(0).fail(e, List.of());
+                if (round.size() == 1 || standsOn(e)) round.forEach(x -> x.fail(e, List.of()));
                 else round.forEach(this::alone);
             } catch (Error e) {
                 EngineEvents.drain();
@@ -260,6 +264,16 @@ final class ItemRounds implements LanguageModel {
                 lock.unlock();
             }
         }
+    }
+
+    /**
+     * Whether a failure is one of what the run stands on (the engine, its server, the database), not of one request:
+     * every item of the round gets it, so the run stops as one item alone would stop it, and resumes there. Trying each
+     * item alone would make the batches depend on when a device ran out of memory.
+     */
+    private static boolean standsOn(RuntimeException e) {
+        return e instanceof EngineFailureException || e instanceof EngineUnavailableException
+                || e instanceof InfrastructureError;
     }
 
     /** One item's requests after its round's merged call failed: its own result or its own failure. */

@@ -63,23 +63,24 @@ final class RunModels {
      * one line.
      */
     static RunModels resolve(RunPlan plan, PrintWriter log, ExperimentRunner.ModelSource source) {
-        Map<String, Resolved> out = new LinkedHashMap<>();
+        Map<String, ModelIdentity> identified = new LinkedHashMap<>();
         for (String id : plan.modelIds()) {
             ModelSpec spec = plan.experiment().models().get(id);
-            if (spec.adapterMissing() || out.containsKey(id)) continue;
-            EngineContext alone = context(plan, id, log, source, null, 1);
-            ModelIdentity identity = engine(spec).identify(spec.fields(id), alone);
-            // a served model's requests in flight are its max_concurrent, batched by its server
-            int width = spec.served() ? 1 : engine(spec).batchWidth(spec.fields(id), identity, alone);
-            out.put(id, new Resolved(spec, identity.dir(), identity.adapter(), identity.modelPrint(), identity.adapterPrint(),
-                    width));
+            if (spec.adapterMissing() || identified.containsKey(id)) continue;
+            identified.put(id, engine(spec).identify(spec.fields(id), context(plan, id, log, source, null, 1)));
         }
-        out.forEach((id, m) -> {
-            Engine engine = engine(m.spec());
-            ModelFields fields = m.spec().fields(id);
+        Map<String, Resolved> out = new LinkedHashMap<>();
+        identified.forEach((id, identity) -> {
+            ModelSpec spec = plan.experiment().models().get(id);
+            Engine engine = engine(spec);
+            ModelFields fields = spec.fields(id);
             // an override (ladder run --engine onnx) can give a model an engine that refuses what the file says
             engine.check(fields);
-            engine.preflight(fields, m.identity(), context(plan, id, log, source, null, m.batchWidth()));
+            // a served model's requests in flight are its max_concurrent, batched by its server
+            int width = spec.served() ? 1 : engine.batchWidth(fields, identity, context(plan, id, log, source, null, 1));
+            engine.preflight(fields, identity, context(plan, id, log, source, null, width));
+            out.put(id, new Resolved(spec, identity.dir(), identity.adapter(), identity.modelPrint(), identity.adapterPrint(),
+                    width));
         });
         return new RunModels(plan, log, source, out);
     }

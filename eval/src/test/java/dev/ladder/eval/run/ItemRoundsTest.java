@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ladder.inference.Candidate;
 import dev.ladder.inference.Completion;
 import dev.ladder.inference.EngineEvents;
+import dev.ladder.inference.EngineFailureException;
 import dev.ladder.inference.FinishReason;
 import dev.ladder.inference.GenerationRequest;
 import dev.ladder.inference.LanguageModel;
@@ -52,6 +53,9 @@ class ItemRoundsTest {
             if (event != null) EngineEvents.record(event);
             if (requests.stream().anyMatch(r -> r.prompt().equals("boom"))) {
                 throw new IllegalArgumentException("the engine refuses boom");
+            }
+            if (requests.stream().anyMatch(r -> r.prompt().equals("oom"))) {
+                throw new EngineFailureException("CUDA out of memory", null);
             }
             List<Completion> out = new ArrayList<>();
             for (GenerationRequest r : requests) {
@@ -179,6 +183,27 @@ class ItemRoundsTest {
                 Map.entry(2, "echo:p2"));
         // the merged call failed; then each item's call alone, in item order
         assertThat(engine.calls).containsExactly(List.of("p0", "boom", "p2"), List.of("p0"), List.of("boom"), List.of("p2"));
+    }
+
+    @Test
+    void aFailureOfTheEngineItselfGoesToEveryItemOfTheRoundWithoutRetries() {
+        EchoEngine engine = new EchoEngine(null);
+        ItemRounds rounds = new ItemRounds(engine);
+        Map<Integer, String> outcome = new TreeMap<>();
+        rounds.run(3, List.of(0, 1, 2), "t", item -> {
+            String got;
+            try {
+                got = rounds.generate(List.of(req(item == 1 ? "oom" : "p" + item))).get(0).candidates().get(0).text();
+            } catch (EngineFailureException e) {
+                got = "failed: " + e.getMessage();
+            }
+            synchronized (outcome) {
+                outcome.put(item, got);
+            }
+        });
+        assertThat(outcome).containsOnlyKeys(0, 1, 2).allSatisfy((item, got) -> assertThat(got)
+                .isEqualTo("failed: CUDA out of memory"));
+        assertThat(engine.calls).containsExactly(List.of("p0", "oom", "p2"));
     }
 
     @Test

@@ -32,6 +32,8 @@ final class FlagBounds {
         m.put("run --limit", new Bound(1, SettingBounds.ITEMS));
         m.put("bench ladder --limit", new Bound(1, SettingBounds.ITEMS));
         m.put("bench ladder --sample", new Bound(1, SettingBounds.ITEMS));
+        m.put("run --batch-width", new Bound(1, SettingBounds.BATCH_WIDTH));
+        m.put("bench ladder --batch-width", new Bound(1, SettingBounds.BATCH_WIDTH));
         m.put("ask --max-tokens", new Bound(1, SettingBounds.TOKENS));
         m.put("ask --candidates", new Bound(0, SettingBounds.CANDIDATES));
         m.put("ask --temperature", new Bound(0, SettingBounds.TEMPERATURE));

@@ -8,6 +8,7 @@ import dev.ladder.inference.EngineFailureException;
 import dev.ladder.inference.EngineRequestException;
 import dev.ladder.inference.EngineUnavailableException;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.EngineContext;
 import dev.ladder.inference.engine.Engines;
@@ -187,9 +188,13 @@ final class ModelFlags {
                 };
             }
 
-            /** The one field of an engine whose models have no path: written in --model, as ENGINE:VALUE. */
+            /**
+             * The one field of an engine whose models have no path: written in --model, as ENGINE:VALUE (a batch width
+             * aside: a run's, which no command that takes --model has).
+             */
             private boolean namedByModel(String field) {
-                return !e.fields().contains("path") && e.fields().equals(List.of(field));
+                return !e.fields().contains("path")
+                        && e.fields().stream().filter(f -> !f.equals(BatchWidth.FIELD)).toList().equals(List.of(field));
             }
 
             @Override

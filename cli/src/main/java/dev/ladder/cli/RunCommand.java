@@ -3,6 +3,7 @@ package dev.ladder.cli;
 import dev.ladder.scorer.bench.ItemSubset;
 import dev.ladder.eval.experiment.Experiment;
 import dev.ladder.eval.experiment.ExperimentLoader;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.GenerationCache;
 import dev.ladder.eval.run.Shard;
@@ -49,6 +50,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--limit", paramLabel = "N",
             description = "Only N items of the split, chosen as the file's 'subset:' says (default: stratified by category and difficulty, seeded).")
     Integer limit;
+    @Option(names = "--batch-width", paramLabel = "N",
+            description = "Answer N items of a cell together, their model calls merged round by round into one engine"
+                    + " call, on every in-process model of the file (default: each model's batch_width:, auto: 16 on a"
+                    + " GPU where the memory plan allows, " + BatchWidth.CPU + " on a CPU, 1 for the oracle; docs/inference.md).")
+    Integer batchWidth;
     @Option(names = "--subset", paramLabel = "stratified|first",
             description = "How --limit picks its items: a stratified seeded sample (default) or the first N in file order.")
     String subset;
@@ -80,6 +86,7 @@ final class RunCommand implements Callable<Integer> {
         var reportFormats = ReportCommand.parseFormats(formats);
         Shard shard = shardText == null ? null : Shard.parse(shardText, "--shard");
         Experiment e = withOverrides(ExperimentLoader.load(experimentFile), model, adapter, device, dtype, engine, limit, subset);
+        if (batchWidth != null) e = e.withBatchWidthOverride(batchWidth);
         // a shard's directory stays out of config.yaml, which is the experiment's for every shard (merge compares them)
         if (out != null && shard == null) e = e.withOutput(out);
         Path runDir = shard == null ? e.output() : out != null ? out : shard.directoryBeside(e.output());

@@ -45,6 +45,7 @@ class BenchLadderTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains("running 3 of 30 items through 2 cells of estimate (stratified sample)");
         assertThat(r.out()).startsWith("estimate on this machine: 3 of 30 items per cell measured in ")
+                .contains("(batch width 1)")
                 .contains("est. for 30 items").containsPattern("(?m)^prompt-k0 +3 ").containsPattern("(?m)^agent-1 +3 ")
                 .contains("once per run").contains("estimated wall time: ");
         try (ResultsStore store = ResultsStore.openReadOnly(kept.resolve(RunDirectory.RESULTS))) {
@@ -52,6 +53,15 @@ class BenchLadderTest {
         }
         // the experiment's own output is never touched
         assertThat(tmp.resolve("never-written")).doesNotExist();
+
+        // one item at a time beside three together: the oracle answers a request the same in any batch
+        LadderCliTest.Run both = LadderCliTest.run("bench", "ladder", yaml.toString(), "--sample", "3", "--batch-width", "3");
+        assertThat(both.code()).as(both.err()).isZero();
+        assertThat(both.err()).contains("one item at a time, then 3 items together");
+        assertThat(both.out()).contains("(batch width 3)").contains("the whole job, 2 cells x 3 items, on ")
+                .containsPattern("(?m)^ +one at a time +3 items together$").containsPattern("(?m)^sample wall time ")
+                .containsPattern("(?m)^generated tok/s ").containsPattern("(?m)^load \\(1 min\\) before, after ")
+                .contains("predictions identical: yes (6 of 6 rows)");
 
         LadderCliTest.Run zero = LadderCliTest.run("bench", "ladder", yaml.toString(), "--sample", "0");
         assertThat(zero.code()).isEqualTo(2);

@@ -2,6 +2,7 @@ package dev.ladder.eval.experiment;
 
 import dev.ladder.scorer.bench.ItemSubset;
 import dev.ladder.pipeline.agent.LadderPipeline;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.Engines;
 import dev.ladder.pipeline.oracle.OracleNoise;
@@ -216,6 +217,17 @@ public record Experiment(String name, String benchmark, String split, String dat
         String problem = ExperimentLoader.deviceProblem(device);
         if (problem != null) throw new ExperimentException("device override", "models.*.device", problem);
         return withLocalModels("--device", m -> m.withDevice(device));
+    }
+
+    /**
+     * Every model that takes a {@code batch_width} (those that run in this process, the oracle included) answering
+     * {@code width} items together ({@code ladder run --batch-width}); served models keep their {@code max_concurrent}.
+     */
+    public Experiment withBatchWidthOverride(int width) {
+        String problem = ExperimentLoader.FIELD_BOUNDS.get("models.ID." + BatchWidth.FIELD).problem(width, Integer.toString(width));
+        if (problem != null) throw new ExperimentException("batch width override", "models.*." + BatchWidth.FIELD, problem);
+        return withLocalModels("--batch-width", m -> Engines.registry().find(m.engine())
+                .map(e -> e.fields().contains(BatchWidth.FIELD)).orElse(false) ? m.withOption(BatchWidth.FIELD, Integer.toString(width)) : m);
     }
 
     /** Only {@code n} items of the split, chosen by the experiment's {@link #subset()}. */

@@ -18,6 +18,7 @@ import dev.ladder.scorer.score.ExMode;
 import dev.ladder.scorer.score.em.EmMode;
 import dev.ladder.inference.device.DeviceChoice;
 import dev.ladder.inference.device.TorchSetupException;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.Engines;
 import dev.ladder.inference.engine.ModelFields;
@@ -82,6 +83,7 @@ public final class ExperimentLoader {
         m.put("models.ID.timeout_seconds", new Bound(1, SettingBounds.SERVER_SECONDS));
         m.put("models.ID.max_concurrent", new Bound(1, SettingBounds.CONCURRENT));
         m.put("models.ID.retries", new Bound(1, SettingBounds.RETRIES));
+        m.put("models.ID." + BatchWidth.FIELD, new Bound(1, SettingBounds.BATCH_WIDTH));
         m.put("scorers.tolerance", new Bound(0, SettingBounds.TOLERANCE));
         return Collections.unmodifiableMap(m);
     }
@@ -344,10 +346,20 @@ public final class ExperimentLoader {
         Map<String, String> own = new LinkedHashMap<>();
         for (String f : engine.fields()) {
             if (FOLDER_FIELDS.contains(f) || ServerSpec.FIELDS.contains(f)) continue;
-            String v = text(m.get(f));
+            String v = f.equals(BatchWidth.FIELD) ? batchWidth(m) : text(m.get(f));
             if (v != null) own.put(f, v);
         }
         return own;
+    }
+
+    /** {@code batch_width}: {@code auto} (null: the engine decides) or a whole number within its bound, as text. */
+    private static String batchWidth(Fields m) {
+        JsonNode v = m.get(BatchWidth.FIELD);
+        if (v == null || v.isNull() || v.isTextual() && v.asText().strip().equals(BatchWidth.AUTO)) return null;
+        if (!v.isIntegralNumber()) {
+            throw m.error(m.field(BatchWidth.FIELD), "expected auto or a whole number, got " + Fields.describe(v));
+        }
+        return Integer.toString(m.integer(BatchWidth.FIELD, null, FIELD_BOUNDS.get("models.ID." + BatchWidth.FIELD)));
     }
 
     private static String text(JsonNode n) {

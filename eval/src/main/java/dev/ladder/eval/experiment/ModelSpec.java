@@ -50,8 +50,9 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
         Objects.requireNonNull(mergeBase, "mergeBase");
         // the oracle's one field is its noise, which its path already holds in canonical form: one spelling of it,
         // whether the file gave it, left it to its default or wrote another form ("low" or its key=value label)
-        if (ORACLE.equals(engine) && path.indexOf(':') >= 0) options = Map.of("noise", path.substring(path.indexOf(':') + 1));
-        options = Collections.unmodifiableMap(new TreeMap<>(options));
+        Map<String, String> own = new TreeMap<>(options);
+        if (ORACLE.equals(engine) && path.indexOf(':') >= 0) own.put("noise", path.substring(path.indexOf(':') + 1));
+        options = Collections.unmodifiableMap(own);
     }
 
     /** A model with no fields of its engine's own. */
@@ -175,6 +176,13 @@ public record ModelSpec(String path, String adapter, String engine, String dtype
 
     public ModelSpec withEngine(String e) {
         return new ModelSpec(path, adapter, e, dtype, device, mergeBase, server, options);
+    }
+
+    /** This model with one of its engine's own fields set ({@code batch_width}). */
+    public ModelSpec withOption(String field, String value) {
+        Map<String, String> own = new TreeMap<>(options);
+        own.put(field, value);
+        return new ModelSpec(path, adapter, engine, dtype, device, mergeBase, server, own);
     }
 
     public ModelSpec withDevice(String d) {

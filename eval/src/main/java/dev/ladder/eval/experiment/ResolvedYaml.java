@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.Engines;
 import dev.ladder.pipeline.strategy.Pipelines;
@@ -89,6 +90,8 @@ final class ResolvedYaml {
             if (m.oracle()) {
                 o.put("engine", m.engine());
                 o.put("noise", m.oracleNoise());
+                // written where set: an earlier run's file, which has none, stays the same experiment
+                if (m.options().containsKey(BatchWidth.FIELD)) o.put(BatchWidth.FIELD, Integer.parseInt(m.options().get(BatchWidth.FIELD)));
                 return;
             }
             // the fields the model's engine takes (every one of them for a folder engine), then its own
@@ -99,7 +102,10 @@ final class ResolvedYaml {
             if (takes.contains("dtype")) o.put("dtype", m.dtype());
             if (takes.contains("device")) o.put("device", m.device());
             if (takes.contains("merge_base")) o.put("merge_base", m.mergeBase());
-            m.options().forEach(o::put);
+            m.options().forEach((k, v) -> {
+                if (k.equals(BatchWidth.FIELD)) o.put(k, Integer.parseInt(v));
+                else o.put(k, v);
+            });
         });
         ArrayNode strategies = root.putArray("strategies");
         ObjectNode base = settings(e.settings());

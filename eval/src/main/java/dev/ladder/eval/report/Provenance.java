@@ -8,6 +8,7 @@ import dev.ladder.eval.report.Report.Run;
 import dev.ladder.eval.run.ExperimentRunner;
 import dev.ladder.eval.run.ItemResult;
 import dev.ladder.scorer.score.ItemOutcome;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.pipeline.oracle.OracleModel;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -63,8 +64,11 @@ final class Provenance {
                 String device = Objects.requireNonNullElse(info.env("models." + id + ".device"), m.device());
                 String dtype = Objects.requireNonNullElse(info.env("models." + id + ".dtype"), m.dtype());
                 String weights = info.randomWeights(id);
+                // items answered together (their calls merged) since runs record it; earlier runs answered one at a time
+                String width = info.env("models." + id + "." + BatchWidth.FIELD);
                 models.add(id + " = " + (weights == null ? "" : "RANDOM WEIGHTS, ") + m.path() + adapter + " (engine "
                         + m.engine() + ", device " + device + ", dtype " + dtype
+                        + (width == null ? "" : ", batch width " + width)
                         + (weights == null ? "" : "; weights " + weights) + ")");
             }
             parts.add("model " + String.join("; ", models));

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -47,19 +46,60 @@ public final class CachedLanguageModel implements LanguageModel {
 
     @Override
     public List<Completion> generate(List<GenerationRequest> requests) {
-        if (requests.isEmpty()) return List.of();
-        List<String> keys = new ArrayList<>(requests.size());
-        List<String> keyTexts = new ArrayList<>(requests.size());
+        Answered a = answer(requests);
+        int hitCount = 0;
+        long original = 0;
+        for (int i = 0; i < requests.size(); i++) {
+            if (a.hits()[i]) hitCount++;
+            // requests decoded together each carry the batch's time: the longest, not the sum, is the call's
+            original = Math.max(original, a.originalMillis()[i]);
+        }
+        credit(hitCount, original);
+        return a.completions();
+    }
+
+    /**
+     * A call's completions and, per request, whether it was answered without the wrapped model, what its stored
+     * completion's original call took (prefill and decode, as stored; 0 unless it came from the cache), and, for a
+     * repeat of a request sent in this call, the index of the first one (else -1).
+     */
+    record Answered(List<Completion> completions, boolean[] hits, long[] originalMillis, int[] sameAs) {}
+
+    /**
+     * Answers from the cache what it holds and asks the wrapped model for the rest in one call (each distinct request
+     * once), storing what it gets before returning; counts the run's hits and misses but credits no thread
+     * ({@link #credit}): a caller that answers for several items credits each item's thread with its own.
+     */
+    Answered answer(List<GenerationRequest> requests) {
+        int size = requests.size();
+        if (size == 0) return new Answered(List.of(), new boolean[0], new long[0], new int[0]);
+        List<String> keys = new ArrayList<>(size);
+        List<String> keyTexts = new ArrayList<>(size);
         for (GenerationRequest r : requests) {
             String text = GenerationCache.keyText(modelFingerprint, adapterFingerprint, r);
             keyTexts.add(text);
             keys.add(GenerationCache.sha256(text));
         }
         Map<String, Completion> found = cache.getAll(keys);
+        boolean[] hit = new boolean[size];
+        long[] original = new long[size];
+        int[] sameAs = new int[size];
         // first request of each missing key, in batch order
         Map<String, Integer> missing = new LinkedHashMap<>();
-        for (int i = 0; i < keys.size(); i++) {
-            if (!found.containsKey(keys.get(i))) missing.putIfAbsent(keys.get(i), i);
+        for (int i = 0; i < size; i++) {
+            Completion c = found.get(keys.get(i));
+            sameAs[i] = -1;
+            if (c != null) {
+                // a hit cost nothing now; what its original call took is what it would have cost without the cache
+                hit[i] = true;
+                original[i] = Math.max(0, c.prefillMillis()) + Math.max(0, c.decodeMillis());
+            } else {
+                Integer first = missing.putIfAbsent(keys.get(i), i);
+                if (first != null) {
+                    hit[i] = true;
+                    sameAs[i] = first;
+                }
+            }
         }
         if (!missing.isEmpty()) {
             List<GenerationRequest> toSend = missing.values().stream().map(requests::get).toList();
@@ -79,21 +119,20 @@ public final class CachedLanguageModel implements LanguageModel {
             cache.putAll(entries);
         }
         misses.addAndGet(missing.size());
-        hits.addAndGet(requests.size() - missing.size());
+        hits.addAndGet(size - missing.size());
+        List<Completion> out = new ArrayList<>(size);
+        for (String k : keys) out.add(found.get(k));
+        return new Answered(out, hit, original, sameAs);
+    }
+
+    /**
+     * Credits the current thread with {@code n} requests answered without the wrapped model whose original calls took
+     * {@code originalMillis} (see {@link #hitMillisOnThisThread}).
+     */
+    void credit(int n, long originalMillis) {
         long[] mine = threadHits.get();
-        mine[0] += requests.size() - missing.size();
-        List<Completion> out = new ArrayList<>(requests.size());
-        Set<String> sent = missing.keySet();
-        long original = 0;
-        for (String k : keys) {
-            Completion c = found.get(k);
-            // a hit cost nothing now; what its original call took is what the answer would have cost without the cache.
-            // Requests decoded together each carry the batch's time: the longest, not the sum, is the call's.
-            if (!sent.contains(k)) original = Math.max(original, Math.max(0, c.prefillMillis()) + Math.max(0, c.decodeMillis()));
-            out.add(c);
-        }
-        mine[1] += original;
-        return out;
+        mine[0] += n;
+        mine[1] += originalMillis;
     }
 
     /** Requests answered without the wrapped model. */

@@ -11,7 +11,8 @@ import java.util.Objects;
  * Counts the model calls (requests) a run makes, the completions they ask for (a request for {@code n} samples is one
  * call and {@code n} completions), and of the calls the ones a {@link CachedLanguageModel} underneath answered from
  * the generation cache, so that each item's row can say what its answer cost. Counts are kept per thread: a run that
- * answers several items at once (a served model) takes each item's snapshots on its own thread.
+ * answers several items at once (a served model, or items in rounds: {@link ItemRounds}) takes each item's snapshots
+ * on its own thread.
  */
 final class CallCounter implements LanguageModel {
 
@@ -42,7 +43,7 @@ final class CallCounter implements LanguageModel {
 
     CallCounter(LanguageModel inner) {
         this.inner = Objects.requireNonNull(inner, "inner");
-        this.cache = inner instanceof CachedLanguageModel c ? c : null;
+        this.cache = inner instanceof CachedLanguageModel c ? c : inner instanceof ItemRounds r ? r.cache() : null;
     }
 
     @Override

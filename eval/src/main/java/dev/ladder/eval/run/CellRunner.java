@@ -17,9 +17,11 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -31,9 +33,10 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * The cell loop: answers a cell's items with its strategy (one at a time, or in parallel for a served model), scores
- * each answer into its row and stores it; or copies the rows of the same rung's first-seed cell when its answers do
- * not depend on the seed. Which items, models and cells: the runner's ({@link ExperimentRunner}).
+ * The cell loop: answers a cell's items with its strategy (one at a time; several together in rounds, their calls
+ * merged, for a model with a batch width above 1; or in parallel for a served model), scores each answer into its row
+ * and stores it; or copies the rows of the same rung's first-seed cell when its answers do not depend on the seed.
+ * Which items, models and cells: the runner's ({@link ExperimentRunner}).
  */
 final class CellRunner {
 
@@ -47,12 +50,20 @@ final class CellRunner {
     }
 
     /**
-     * Answers, scores and stores the items of {@code todo} (indexes into {@code items}), {@code parallel} at a time,
-     * with a progress bar or one log line under {@code label} (the cell, and its database in a run of several);
-     * returns how many were answered.
+     * How a cell's items share the model: {@code served} requests in flight at once (a served model's
+     * {@code max_concurrent}; 1 otherwise), or {@code width} items together in {@code rounds} (1: one at a time).
      */
-    int run(Cell cell, String label, Strategy strategy, StrategyContext context, List<BenchmarkItem> items, int total,
-            List<Integer> todo, int parallel, RowScorer scoring, ResultsStore store, CallCounter calls) {
+    record Together(int served, int width, ItemRounds rounds) {}
+
+    /**
+     * Answers, scores and stores the items of {@code todo} (indexes into {@code items}; the cell's positions without
+     * a row, of {@code all} its positions here), as {@code together} says, with a progress bar or one log line under
+     * {@code label} (the cell, and its database in a run of several); returns how many were answered.
+     */
+    int run(Cell cell, String label, Strategy strategy, StrategyContext context, List<BenchmarkItem> items,
+            List<Integer> all, List<Integer> todo, Together together, RowScorer scoring, ResultsStore store,
+            CallCounter calls) {
+        int total = all.size();
         int done = total - todo.size();
         ProgressBar bar = progress == null ? null : new ProgressBarBuilder()
                 .setTaskName(label)
@@ -66,12 +77,14 @@ final class CellRunner {
                 .build();
         long t0 = System.nanoTime();
         try {
-            if (parallel <= 1) {
+            if (together.served() > 1) {
+                answerInParallel(together.served(), cell, items, todo, strategy, context, scoring, store, calls, bar);
+            } else if (together.width() > 1) {
+                answerInRounds(together, cell, items, all, todo, strategy, context, scoring, store, calls, bar);
+            } else {
                 for (int index : todo) {
                     answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
                 }
-            } else {
-                answerInParallel(parallel, cell, items, todo, strategy, context, scoring, store, calls, bar);
             }
         } finally {
             if (bar != null) bar.close();
@@ -85,7 +98,7 @@ final class CellRunner {
 
     /**
      * Answers one item, scores it and stores its row (with the engine's events, if any, in its trace). Scoring and
-     * storing hold the store's lock: items answered in parallel reach the results store one at a time.
+     * storing hold the store's lock: items answered in parallel or together reach the results store one at a time.
      */
     private static void answerAndStore(Cell cell, BenchmarkItem item, int index, Strategy strategy, StrategyContext context,
                                        RowScorer scoring, ResultsStore store, CallCounter calls, ProgressBar bar) {
@@ -102,6 +115,27 @@ final class CellRunner {
             store.put(scoring.row(cell, item, recorded, spent), index, trace.toJson());
             if (bar != null) bar.step();
         }
+    }
+
+    /**
+     * Answers items {@code width} at a time in rounds ({@link ItemRounds}). Rows are keyed by item and read back in
+     * item order, so the order items finish in changes no output. A resumed cell whose model has a generation cache
+     * replays its stored items too, in their places, without storing them again: their calls all come from the cache,
+     * so every round holds the same requests as in a run never stopped, and the items left are decoded beside the same
+     * neighbours (an engine whose numbers depend on a batch's other rows then gives them the same answers).
+     */
+    private static void answerInRounds(Together together, Cell cell, List<BenchmarkItem> items, List<Integer> all,
+                                       List<Integer> todo, Strategy strategy, StrategyContext context,
+                                       RowScorer scoring, ResultsStore store, CallCounter calls, ProgressBar bar) {
+        Set<Integer> left = new HashSet<>(todo);
+        boolean replay = together.rounds().cache() != null && todo.size() < all.size();
+        together.rounds().run(together.width(), replay ? all : todo, cell.name(), index -> {
+            if (left.contains(index)) {
+                answerAndStore(cell, items.get(index), index, strategy, context, scoring, store, calls, bar);
+            } else {
+                answer(cell, items.get(index), strategy, context);
+            }
+        });
     }
 
     /**

@@ -21,6 +21,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,9 +61,17 @@ public final class ExperimentRunner {
         ModelLoader.Loaded load(Path modelDir, Path adapter, ModelLoader.LoadSpec spec, PrintWriter log);
     }
 
-    /** What a run did: cells run, items answered now, items found done, cells skipped (their adapter is missing). */
+    /**
+     * What a run did: cells run, items answered now, items found done, cells skipped (their adapter is missing), the
+     * generation cache's hits and misses, and the wall time each cell that answered items took to answer, score and
+     * store them (every database scope's together; by cell name, in the order they ran).
+     */
     public record Outcome(RunDirectory directory, int cells, int answered, int resumed, List<String> skipped,
-                          long cacheHits, long cacheMisses) {}
+                          long cacheHits, long cacheMisses, Map<String, Long> cellMillis) {
+        public Outcome {
+            cellMillis = Collections.unmodifiableMap(new LinkedHashMap<>(cellMillis));
+        }
+    }
 
     private final Experiment experiment;
     private final Options options;
@@ -149,6 +158,7 @@ public final class ExperimentRunner {
     private static final class Counts {
         int answered;
         int resumed;
+        final Map<String, Long> cellMillis = new LinkedHashMap<>();
     }
 
     public Outcome run() {
@@ -179,7 +189,7 @@ public final class ExperimentRunner {
                 dir.writePredictions(store, RunDirectory.dbIds(in.benchmark(), in.items()));
                 dir.writeTraces(store);
                 return new Outcome(dir, store.cells().size(), counts.answered, counts.resumed, in.skipped(),
-                        in.models().cacheHits(), in.models().cacheMisses());
+                        in.models().cacheHits(), in.models().cacheMisses(), counts.cellMillis);
             }
         } finally {
             if (cache != null) cache.close();
@@ -321,7 +331,7 @@ public final class ExperimentRunner {
         });
         if (here.isEmpty()) return;
         // a cell's progress counts this database's items of the run's positions (one database: all of them)
-        int total = scopes.several() ? DatabaseScopes.of(scope, in.mine()).size() : in.mine().size();
+        List<Integer> all = scopes.several() ? DatabaseScopes.of(scope, in.mine()) : in.mine();
         try (DatabaseScopes.ScopeScoring scoring = scopes.scoring(scope, suites.withSuite())) {
             CallCounter calls = model.in(scoring);
             for (Map.Entry<Cell, List<Integer>> e : here.entrySet()) {
@@ -330,8 +340,12 @@ public final class ExperimentRunner {
                 StrategyContext context = StrategyContext.of(calls, scope.db(), in.exemplars().selector(),
                         plan.settingsOf(cell)).withCaches(caches);
                 String label = scopes.several() ? cell.name() + " on " + scope.id() : cell.name();
-                counts.answered += cells.run(cell, label, strategy, context, in.items(), total, e.getValue(),
-                        plan.parallelItems(cell), scoring.rows(), store, calls);
+                CellRunner.Together together = new CellRunner.Together(plan.parallelItems(cell), model.batchWidth(),
+                        model.rounds());
+                long t0 = System.nanoTime();
+                counts.answered += cells.run(cell, label, strategy, context, in.items(), all, e.getValue(),
+                        together, scoring.rows(), store, calls);
+                counts.cellMillis.merge(cell.name(), (System.nanoTime() - t0) / 1_000_000, Long::sum);
                 options.log().flush();
             }
         }

@@ -1,6 +1,7 @@
 package dev.ladder.eval.run;
 
 import dev.ladder.eval.experiment.ModelSpec;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.EngineContext;
 import dev.ladder.inference.engine.EngineLoad;
@@ -8,6 +9,7 @@ import dev.ladder.inference.engine.Engines;
 import dev.ladder.inference.engine.ModelFields;
 import dev.ladder.inference.engine.ModelIdentity;
 import dev.ladder.inference.llm.DjlLanguageModel;
+import dev.ladder.sql.db.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +25,7 @@ import java.util.TreeMap;
 public abstract class FolderEngine implements Engine {
 
     /** The fields of a model in a folder. */
-    public static final List<String> FIELDS = List.of("path", "adapter", "dtype", "device", "merge_base");
+    public static final List<String> FIELDS = List.of("path", "adapter", "dtype", "device", "merge_base", BatchWidth.FIELD);
 
     /** How a model's path becomes its folder: a run pulls a hub id not in the store yet; a command only looks there. */
     @FunctionalInterface
@@ -66,6 +68,34 @@ public abstract class FolderEngine implements Engine {
         String adapter = model.get("adapter");
         return new ModelIdentity(dir, adapter == null ? null : Path.of(adapter), Fingerprints.ofDirectory(dir),
                 adapter == null ? "" : Fingerprints.ofDirectory(Path.of(adapter)));
+    }
+
+    /**
+     * The model's {@code batch_width}, or for {@code auto}: on a GPU the widest of 16, 8, 4 and 2 whose merged batch
+     * (the workload's rows times the width, at most the engine's batch rows) fits the memory plan in the precision
+     * one item alone would get, else 1; on a CPU {@link BatchWidth#CPU} where it fits (halved until it does).
+     */
+    @Override
+    public int batchWidth(ModelFields model, ModelIdentity identity, EngineContext context) {
+        int asked = BatchWidth.asked(model);
+        if (asked > 0) return asked;
+        ModelLoader.LoadSpec spec = spec(model, context);
+        ModelLoader.Checked alone = checkFolder(identity.dir(), identity.adapter(), spec);
+        // the precision stays what one item would get: a wider batch never turns f16 into int8
+        ModelLoader.LoadSpec pinned = alone.plan() == null ? spec : spec.withDtype(alone.plan().request().format().cliName());
+        for (int w = alone.device().isGpu() ? BatchWidth.GPU : BatchWidth.CPU; w > 1; w /= 2) {
+            if (fits(identity, pinned.withWorkload(spec.workload().forItems(w)))) return w;
+        }
+        return 1;
+    }
+
+    private boolean fits(ModelIdentity identity, ModelLoader.LoadSpec spec) {
+        try {
+            ModelLoader.Checked c = checkFolder(identity.dir(), identity.adapter(), spec);
+            return c.plan() == null || c.plan().budgetBytes() == ModelLoader.UNKNOWN_BUDGET || c.plan().fits();
+        } catch (UserError tooBig) {
+            return false;
+        }
     }
 
     @Override

@@ -88,6 +88,14 @@ public final class ModelLoader {
                     MergeBase.valueOf(spec.mergeBase().toUpperCase(Locale.ROOT)), workload);
         }
 
+        public LoadSpec withDtype(String d) {
+            return new LoadSpec(engine, d, device, mergeBase, workload);
+        }
+
+        public LoadSpec withWorkload(Workload w) {
+            return new LoadSpec(engine, dtype, device, mergeBase, w);
+        }
+
         /** How to load a model as an experiment or a command's flags give it (their values checked already). */
         public static LoadSpec of(ModelFields model, Workload workload) {
             return new LoadSpec(model.engine(), model.get("dtype", ModelSpec.DEFAULT_DTYPE),
@@ -122,6 +130,15 @@ public final class ModelLoader {
             boolean sampled = strategies.stream().anyMatch(s -> s.matches("agent-[2-9]"));
             int rows = sampled ? 1 + (tabular ? 1 : 0) + candidates : 1;
             return new Workload(Math.min(rows, DjlLanguageModel.Options.DEFAULT.maxBatchRows()), PROMPT_BUDGET + maxNewTokens);
+        }
+
+        /**
+         * This workload for {@code width} items answered together ({@code batch_width}): their calls merged into one,
+         * which the engine decodes in batches of at most its batch rows.
+         */
+        public Workload forItems(int width) {
+            long merged = (long) rows * width;
+            return new Workload((int) Math.min(merged, DjlLanguageModel.Options.DEFAULT.maxBatchRows()), context);
         }
 
         /** This workload, with room for a call that asks for {@code tokens} new tokens. */

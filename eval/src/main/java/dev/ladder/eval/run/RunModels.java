@@ -3,6 +3,7 @@ package dev.ladder.eval.run;
 import dev.ladder.eval.experiment.ModelSpec;
 import dev.ladder.eval.experiment.RungSpec;
 import dev.ladder.inference.LanguageModel;
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.EngineContext;
 import dev.ladder.inference.engine.EngineLoad;
@@ -32,7 +33,7 @@ final class RunModels {
      * A model of the experiment, resolved to what runs it and fingerprinted; a model with no files here (a served one,
      * the oracle) has no {@code dir}, and its print says what it is.
      */
-    record Resolved(ModelSpec spec, Path dir, Path adapter, String modelPrint, String adapterPrint) {
+    record Resolved(ModelSpec spec, Path dir, Path adapter, String modelPrint, String adapterPrint, int batchWidth) {
         ModelIdentity identity() {
             return new ModelIdentity(dir, adapter, modelPrint, adapterPrint);
         }
@@ -62,19 +63,24 @@ final class RunModels {
      * one line.
      */
     static RunModels resolve(RunPlan plan, PrintWriter log, ExperimentRunner.ModelSource source) {
-        Map<String, Resolved> out = new LinkedHashMap<>();
+        Map<String, ModelIdentity> identified = new LinkedHashMap<>();
         for (String id : plan.modelIds()) {
             ModelSpec spec = plan.experiment().models().get(id);
-            if (spec.adapterMissing() || out.containsKey(id)) continue;
-            ModelIdentity identity = engine(spec).identify(spec.fields(id), context(plan, id, log, source, null));
-            out.put(id, new Resolved(spec, identity.dir(), identity.adapter(), identity.modelPrint(), identity.adapterPrint()));
+            if (spec.adapterMissing() || identified.containsKey(id)) continue;
+            identified.put(id, engine(spec).identify(spec.fields(id), context(plan, id, log, source, null, 1)));
         }
-        out.forEach((id, m) -> {
-            Engine engine = engine(m.spec());
-            ModelFields fields = m.spec().fields(id);
+        Map<String, Resolved> out = new LinkedHashMap<>();
+        identified.forEach((id, identity) -> {
+            ModelSpec spec = plan.experiment().models().get(id);
+            Engine engine = engine(spec);
+            ModelFields fields = spec.fields(id);
             // an override (ladder run --engine onnx) can give a model an engine that refuses what the file says
             engine.check(fields);
-            engine.preflight(fields, m.identity(), context(plan, id, log, source, null));
+            // a served model's requests in flight are its max_concurrent, batched by its server
+            int width = spec.served() ? 1 : engine.batchWidth(fields, identity, context(plan, id, log, source, null, 1));
+            engine.preflight(fields, identity, context(plan, id, log, source, null, width));
+            out.put(id, new Resolved(spec, identity.dir(), identity.adapter(), identity.modelPrint(), identity.adapterPrint(),
+                    width));
         });
         return new RunModels(plan, log, source, out);
     }
@@ -86,10 +92,22 @@ final class RunModels {
                         + String.join(", ", Engines.registry().names())));
     }
 
-    /** What a run's engines may ask for: the workload of the model's rungs, the test hook, the scope's oracle key. */
+    /**
+     * What a run's engines may ask for: the workload of the model's rungs ({@code width} items' calls merged), the test
+     * hook, the scope's oracle key.
+     */
     private static EngineContext context(RunPlan plan, String id, PrintWriter log, ExperimentRunner.ModelSource source,
-                                         OracleScope scope) {
-        return EngineContext.of(id, log, plan.loadSpec(id).workload(), source, scope, plan.experiment().models().get(id).server());
+                                         OracleScope scope, int width) {
+        return EngineContext.of(id, log, plan.loadSpec(id).workload().forItems(width), source, scope,
+                plan.experiment().models().get(id).server());
+    }
+
+    /**
+     * How many items of a cell answer together on the model, their calls merged round by round ({@link ItemRounds}):
+     * its {@code batch_width}, or what its engine chose for {@code auto}; 1 for a served model.
+     */
+    int batchWidth(String id) {
+        return resolved.get(id).batchWidth();
     }
 
     Map<String, Resolved> resolved() {
@@ -156,9 +174,21 @@ final class RunModels {
      */
     LanguageModel load(String id, GenerationCache cache, RunDirectory dir, OracleScope oracle) {
         Resolved m = resolved.get(id);
-        EngineLoad loaded = engine(m.spec()).load(m.spec().fields(id), m.identity(), context(plan, id, log, source, oracle));
+        EngineLoad loaded = engine(m.spec()).load(m.spec().fields(id), m.identity(),
+                context(plan, id, log, source, oracle, m.batchWidth()));
         Map<String, String> env = new TreeMap<>();
         loaded.environment().forEach((k, v) -> env.put("models." + id + "." + k, v));
+        // what auto resolved to on this machine (the file's value, if any, is in config.yaml)
+        if (!m.spec().served()) {
+            String key = "models." + id + "." + BatchWidth.FIELD;
+            String first = RunEnvironment.read(dir).get(key);
+            if (first != null && !first.equals(Integer.toString(m.batchWidth()))) {
+                log.println("warning: model " + id + " answers " + m.batchWidth() + " items together here, " + first
+                        + " at the run's first start: items resumed now meet other neighbours in the engine's batches"
+                        + " (set models." + id + "." + BatchWidth.FIELD + " or --batch-width to keep one width)");
+            }
+            env.put(key, Integer.toString(m.batchWidth()));
+        }
         RunEnvironment.addAbsent(dir, env);
         if (m.dir() != null && TinyModels.randomWeights(m.dir())) {
             log.println("model " + id + ": RANDOM WEIGHTS (made by 'ladder model make-tiny'): its numbers test the "

@@ -44,6 +44,30 @@ public final class RunTimeEstimate {
     public record Estimate(List<Cell> cells, int fullItems, double fixedSeconds, double seconds, double halfWidth) {}
 
     /**
+     * The answers with each cell's times scaled so that they add up to the wall time the cell took ({@code cellMillis},
+     * {@link ExperimentRunner.Outcome#cellMillis}): items answered together overlap, so their own times add up to more
+     * than the cell took, and one at a time they leave out scoring and storing. Each item keeps its share of its cell,
+     * so the interval still says how items differ. Cells without a wall time keep their rows' times.
+     */
+    public static List<Answer> scaledToCells(List<Answer> answers, Map<String, Long> cellMillis) {
+        Map<String, Long> sums = new LinkedHashMap<>();
+        for (Answer a : answers) sums.merge(a.cell(), a.millis(), Long::sum);
+        List<Answer> out = new ArrayList<>(answers.size());
+        for (Answer a : answers) {
+            Long wall = cellMillis.get(a.cell());
+            long sum = sums.get(a.cell());
+            long millis = wall == null ? a.millis()
+                    : sum > 0 ? Math.round((double) a.millis() * wall / sum) : wall / answersOf(answers, a.cell());
+            out.add(new Answer(a.cell(), millis, a.calls(), a.promptTokens(), a.generatedTokens()));
+        }
+        return out;
+    }
+
+    private static long answersOf(List<Answer> answers, String cell) {
+        return Math.max(1, answers.stream().filter(a -> a.cell().equals(cell)).count());
+    }
+
+    /**
      * @param answers   the sample's rows
      * @param cellOrder the experiment's cells, in order (cells without a sampled row are left out)
      * @param fullItems items the full run answers per cell

@@ -3,6 +3,7 @@ package dev.ladder.eval.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.pipeline.strategy.Bound;
 import dev.ladder.pipeline.strategy.Pipelines;
 import dev.ladder.pipeline.strategy.SettingBounds;
@@ -129,7 +130,10 @@ class SettingBoundsTest {
 
     private static String yaml(String path, String value) {
         String[] p = path.split("\\.");
-        if (p[0].equals("models")) return HEAD + String.format(SERVED, ", " + p[2] + ": " + value);
+        // a served model's fields on a served model; batch_width, which a served model has not, on one in a folder
+        if (p[0].equals("models")) return HEAD + (p[2].equals(BatchWidth.FIELD)
+                ? "models:\n  base: {path: Qwen/Qwen2.5-0.5B-Instruct, " + p[2] + ": " + value + "}\n"
+                : String.format(SERVED, ", " + p[2] + ": " + value));
         if (p.length == 1) return HEAD + MODEL + p[0] + ": " + value + "\n";
         if (p.length == 2) return HEAD + MODEL + p[0] + ": {" + p[1] + ": " + value + "}\n";
         String companion = COMPANIONS.containsKey(path) ? ", " + COMPANIONS.get(path) + ": " + value : "";

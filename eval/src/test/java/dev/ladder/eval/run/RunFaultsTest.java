@@ -44,6 +44,7 @@ class RunFaultsTest {
         TinyModels.write(model, TinyModels.Shape.TINY, 4, DType.F32);
     }
 
+    /** One item at a time: "the n-th engine call" is one item's (items together: {@code ItemBatchingRunTest}). */
     private static Experiment experiment(String name) throws IOException {
         Path yaml = tmp.resolve(name + ".yaml");
         Files.writeString(yaml, """
@@ -53,7 +54,7 @@ class RunFaultsTest {
                 limit: 4
                 output: %s
                 models:
-                  base: {path: %s}
+                  base: {path: %s, batch_width: 1}
                 strategies: [prompt-k0]
                 settings: {max_new_tokens: 6}
                 scorers: {ts: none}

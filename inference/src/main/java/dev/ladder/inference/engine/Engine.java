@@ -64,6 +64,19 @@ public interface Engine {
         return this;
     }
 
+    /**
+     * How many items a run answers together on this model, their calls merged round by round into one engine call
+     * ({@link BatchWidth}): the model's {@code batch_width} when set, else 1 here (a folder engine decides from its
+     * device and memory plan). Asked only of models that run in this process; a served model's requests in flight are
+     * its {@code max_concurrent}.
+     *
+     * @param identity what {@link #identify} gave
+     */
+    default int batchWidth(ModelFields model, ModelIdentity identity, EngineContext context) {
+        int asked = BatchWidth.asked(model);
+        return asked > 0 ? asked : 1;
+    }
+
     /** The model resolved to what runs it (a folder pulled if need be, a server reached) and fingerprinted. */
     ModelIdentity identify(ModelFields model, EngineContext context);
 

@@ -27,9 +27,11 @@ final class ClauseDecomposition {
                 "question", work.question.text().strip(), "hint", GsrPrompts.hint(work.question.hint())));
         if (g.temperature() > 0) return new Clauses(parse(calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of())), false);
         // greedy: the same model asked the same prompt writes the same reply, so GSR's ablations of one run share it
-        // (the model object is the key: two models of one name never share a reply)
+        // (the model object is the key: two models of one name never share a reply; the item too: items answered
+        // together never share one, whichever asks first)
         int before = work.ctx.caches().repliesReusedOnThisThread();
-        String reply = work.ctx.caches().reply(List.of("gsr-decompose", work.ctx.model(), g.maxTokens(), prompt),
+        String reply = work.ctx.caches().reply(List.of("gsr-decompose", work.ctx.model(), work.question.id(),
+                        g.maxTokens(), prompt),
                 () -> calls.text(SOURCE, prompt, GsrTeacher.CLAUSES, Map.of()));
         return new Clauses(parse(reply), work.ctx.caches().repliesReusedOnThisThread() > before);
     }

@@ -19,6 +19,8 @@ public final class RunCaches {
 
     /**
      * The value under {@code key}, made by {@code make} the first time (once, even when asked from several threads).
+     * {@code make} must not call a model: other threads asking for a key meanwhile may wait on it, and a run whose
+     * items advance together waits for every item before its next model call ({@link #reply} is for replies).
      *
      * @param key the parts of the key: what is cached first (e.g. {@code "schema-index"}), then what it depends on
      */
@@ -31,15 +33,20 @@ public final class RunCaches {
      * A model's reply kept for the run under {@code key} (which names the model object and the prompt), asked by
      * {@code ask} the first time. A reply served again counts, on this thread, as a call answered from a cache: an
      * item's row then says what its answer cost whichever rung asked first (a later ablation's reused reply is a
-     * cached call, not a free one).
+     * cached call, not a free one). Nothing is locked while {@code ask} runs (items answered together each wait in
+     * the model for the others): two threads asking one key at once both ask, and the first reply stored is kept.
+     * A key that names the item keeps replies from being shared between the items of one cell, whose order of
+     * asking may vary; rungs run one after another.
      */
     public String reply(List<?> key, Supplier<String> ask) {
-        boolean[] asked = {false};
-        String reply = get(String.class, key, () -> {
-            asked[0] = true;
-            return ask.get();
-        });
-        if (!asked[0]) reused.get()[0]++;
+        List<Object> k = List.copyOf(key);
+        Object kept = entries.get(k);
+        if (kept != null) {
+            reused.get()[0]++;
+            return (String) kept;
+        }
+        String reply = Objects.requireNonNull(ask.get(), "a reply");
+        entries.putIfAbsent(k, reply);
         return reply;
     }
 

@@ -130,6 +130,13 @@ public final class SettingBounds {
      */
     public static final int BATCH_ROWS = 1_024;
 
+    /**
+     * Items a run answers together, their calls merged into one engine call each round (models.ID.batch_width, run and
+     * bench ladder --batch-width): 1,024, as many as the rows of one engine batch may be; each item is a thread of the
+     * run, and the engine decodes a merged call in batches of its batch rows (16 by default) anyway.
+     */
+    public static final int BATCH_WIDTH = 1_024;
+
     /** Requests a server queues (serve --max-queue): 65,536. */
     public static final int QUEUE = 65_536;
 

@@ -1,5 +1,6 @@
 package dev.ladder.pipeline.oracle.engine;
 
+import dev.ladder.inference.engine.BatchWidth;
 import dev.ladder.inference.engine.Engine;
 import dev.ladder.inference.engine.EngineContext;
 import dev.ladder.inference.engine.EngineLoad;
@@ -37,7 +38,7 @@ public final class OracleEngine implements Engine {
 
     @Override
     public List<String> fields() {
-        return List.of("noise");
+        return List.of("noise", BatchWidth.FIELD);
     }
 
     /** Answers are written from the gold: there are no weights to adapt, hold in a dtype or place on a device. */

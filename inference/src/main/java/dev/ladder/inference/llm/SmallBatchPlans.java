@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -149,11 +150,13 @@ final class SmallBatchPlans {
         ObjectNode o = new ObjectMapper().createObjectNode();
         var forms = o.putArray("forms");
         for (Form f : e.forms()) forms.add(SmallBatchLinear.label(f));
-        if (e.measuredAt() != null) o.put("measured_at", e.measuredAt().toString());
-        o.set("measured_load", json(e.load()));
-        if (!Double.isNaN(e.spread())) o.put("spread", e.spread());
+        if (e.measuredAt() != null) {
+            o.put("measured_at", e.measuredAt().truncatedTo(ChronoUnit.SECONDS).toString());
+            o.set("measured_load", json(e.load()));
+            if (!Double.isNaN(e.spread())) o.put("spread", round(e.spread()));
+        }
         if (e.confirmedAt() != null) {
-            o.put("confirmed_at", e.confirmedAt().toString());
+            o.put("confirmed_at", e.confirmedAt().truncatedTo(ChronoUnit.SECONDS).toString());
             o.set("confirmed_load", json(e.confirmedLoad()));
         }
         return o;
@@ -161,10 +164,15 @@ final class SmallBatchPlans {
 
     private static ObjectNode json(MachineLoad.Load l) {
         ObjectNode o = new ObjectMapper().createObjectNode();
-        if (l.known()) o.put("others_cores", l.othersCores());
+        if (l.known()) o.put("others_cores", round(l.othersCores()));
         o.put("cores", l.cores());
         if (!Double.isNaN(l.loadAverage1())) o.put("load_average_1m", l.loadAverage1());
         return o;
+    }
+
+    /** Three decimals: what the file's reader needs, without the float noise. */
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
     }
 
     /** An entry: an object (this format) or a bare list of forms (files before loads were recorded); null if neither. */

@@ -21,7 +21,7 @@ class GenerationBenchmarkTest {
         // 1 GB of weights, 100 kB of KV per token at context 1000: 1.1 GB per step; 110 GB/s -> 100 steps/s
         return new GenerationBenchmark.Result("m", "cuda:0", 2, 128, 1_000_000_000L, 100_000L, 1000,
                 new GenerationBenchmark.Bandwidth("device copy of 1024 MiB on cuda:0, read + write", 110.0), 500.0,
-                decode, Map.of(), List.of(), List.of(), new MachineLoad.Load(0.1, 2, 1.5), null, 3_000_000_000L, load, gpu);
+                decode, Map.of(), List.of(), List.of(), new MachineLoad.Load(0.1, 2, 1.5), 3_000_000_000L, load, gpu);
     }
 
     @Test
